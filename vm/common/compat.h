@@ -1,0 +1,17 @@
+/* Compiler-specific features, each behind one macro so vm/ stays plain C11. */
+#ifndef FV_COMMON_COMPAT_H
+#define FV_COMMON_COMPAT_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FV_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FV_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FV_HAVE_COMPUTED_GOTO 1
+#else
+#define FV_LIKELY(x) (x)
+#define FV_UNLIKELY(x) (x)
+#define FV_HAVE_COMPUTED_GOTO 0
+#endif
+
+#define FV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,107 @@
+/* fontvm — TrueType hinting (owned by vm/tt; see issue 3).
+ *
+ * Object model, as FreeType runs the programs:
+ *   fv_tt_face  per font: runs fpgm once.
+ *   fv_tt_size  per (face, x/y ppem, mode): scales the CVT, runs prep.
+ *   fv_tt_exec  an execution context (stacks, zones); one per thread.
+ * An fpgm/prep failure is remembered and makes every hinted load of that
+ * size fail, as in FreeType.  The owner of vm/tt may extend this header
+ * (add fields/functions) but must keep what is here. */
+#ifndef FONTVM_TT_H
+#define FONTVM_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fontvm/api.h"
+#include "fontvm/error.h"
+#include "fontvm/fontvm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum fv_tt_mode {
+    FV_TT_V35 = 0,      /* interpreter-version 35 */
+    FV_TT_V40,          /* interpreter-version 40, normal target */
+    FV_TT_V40_MONO,     /* v40, FT_LOAD_TARGET_MONO */
+    FV_TT_V40_LCD       /* v40, FT_LOAD_TARGET_LCD */
+} fv_tt_mode;
+
+/* "v35", "v40", "v40-mono", "v40-lcd"; parse returns -1 if unknown. */
+FV_API const char *fv_tt_mode_name(fv_tt_mode mode);
+FV_API int fv_tt_mode_parse(const char *name, fv_tt_mode *mode);
+
+typedef struct fv_tt_face fv_tt_face;
+typedef struct fv_tt_size fv_tt_size;
+typedef struct fv_tt_exec fv_tt_exec;
+
+typedef struct fv_tt_size_request {
+    /* Character size in 26.6 pixels per em at 72 dpi, as passed to
+     * FT_Set_Char_Size(face, x, y, 72, 72): 12 ppem = 768, 10.5 = 672. */
+    int32_t x_ppem_26d6, y_ppem_26d6;
+    fv_tt_mode mode;
+    int pedantic;       /* as FT_LOAD_PEDANTIC */
+} fv_tt_size_request;
+
+/* A hinted outline in 26.6, phantom points excluded, as FreeType returns it
+ * in glyph->outline after FT_Load_Glyph. */
+typedef struct fv_tt_outline {
+    uint32_t gid;
+    uint32_t num_points;
+    int32_t *x, *y;            /* 26.6 */
+    uint8_t *tags;             /* bit 0: on curve */
+    uint32_t num_contours;
+    uint16_t *contour_ends;
+    int32_t advance_x;         /* as glyph->advance.x (26.6) */
+    int32_t lsb_x;             /* hinted pp1.x (26.6) */
+} fv_tt_outline;
+
+/* Trace hook: called after each executed instruction when set on an exec
+ * context.  Used by `fontvm trace` and by the report's culprit search. */
+typedef struct fv_tt_trace_event {
+    fv_program program;
+    uint32_t glyph;
+    uint32_t pc;
+    uint8_t opcode;
+    const char *mnemonic;      /* e.g. "MIRP[01101]" */
+    const int32_t *stack;      /* stack after the instruction, bottom first */
+    uint32_t stack_depth;
+    uint32_t stack_depth_before;
+    /* points moved by this instruction (zone 1 = glyph, 0 = twilight) */
+    uint32_t num_moved;
+    const uint32_t *moved_points;
+    const int32_t *moved_old_xy;   /* 2 per point */
+    const int32_t *moved_new_xy;   /* 2 per point */
+    const uint8_t *moved_zone;
+} fv_tt_trace_event;
+typedef void (*fv_tt_trace_fn)(void *user, const fv_tt_trace_event *ev);
+
+FV_API fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err);
+FV_API void fv_tt_face_free(fv_tt_face *face);
+/* Whether the font carries TrueType hinting (any of fpgm/prep/glyph code). */
+FV_API int fv_tt_face_is_hinted(const fv_tt_face *face);
+
+FV_API fv_status fv_tt_exec_new(fv_tt_face *face, fv_tt_exec **out, fv_error *err);
+FV_API void fv_tt_exec_free(fv_tt_exec *exec);
+FV_API void fv_tt_exec_set_trace(fv_tt_exec *exec, fv_tt_trace_fn fn, void *user);
+/* Per-opcode execution counts (256 entries) since creation; for coverage. */
+FV_API const uint64_t *fv_tt_exec_opcode_counts(const fv_tt_exec *exec);
+
+/* Creates a size and runs prep in `exec`.  Returns FV_OK even when prep
+ * fails; that error is kept and returned by every hinted load. */
+FV_API fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_request *req,
+                                fv_tt_size **out, fv_error *err);
+FV_API void fv_tt_size_free(fv_tt_size *size);
+
+/* Loads and hints glyph `gid` (the glyph program, components, phantom
+ * points), as FT_Load_Glyph(FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP [|
+ * target]) does.  On failure `out` is empty and err has the context. */
+FV_API fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid,
+                                  fv_tt_outline *out, fv_error *err);
+FV_API void fv_tt_outline_free(fv_tt_face *face, fv_tt_outline *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,188 @@
+/* sfnt reader: table directory (and TrueType Collections), the metric and
+ * outline tables the hinters need, cmap and name.
+ *
+ * An sfnt_font borrows the caller's font bytes (they must outlive it) and owns
+ * everything it parsed, all allocated through its fv_mem.  Parsing is strict:
+ * a truncated or inconsistent table is an fv_error naming the table tag and
+ * the byte offset inside it. */
+#ifndef FV_SFNT_SFNT_H
+#define FV_SFNT_SFNT_H
+
+#include <stdint.h>
+
+#include "common/mem.h"
+#include "common/reader.h"
+#include "fontvm/error.h"
+
+#define SFNT_TAG_head FV_TAG('h', 'e', 'a', 'd')
+#define SFNT_TAG_maxp FV_TAG('m', 'a', 'x', 'p')
+#define SFNT_TAG_hhea FV_TAG('h', 'h', 'e', 'a')
+#define SFNT_TAG_hmtx FV_TAG('h', 'm', 't', 'x')
+#define SFNT_TAG_vhea FV_TAG('v', 'h', 'e', 'a')
+#define SFNT_TAG_vmtx FV_TAG('v', 'm', 't', 'x')
+#define SFNT_TAG_loca FV_TAG('l', 'o', 'c', 'a')
+#define SFNT_TAG_glyf FV_TAG('g', 'l', 'y', 'f')
+#define SFNT_TAG_cvt  FV_TAG('c', 'v', 't', ' ')
+#define SFNT_TAG_fpgm FV_TAG('f', 'p', 'g', 'm')
+#define SFNT_TAG_prep FV_TAG('p', 'r', 'e', 'p')
+#define SFNT_TAG_cmap FV_TAG('c', 'm', 'a', 'p')
+#define SFNT_TAG_name FV_TAG('n', 'a', 'm', 'e')
+#define SFNT_TAG_post FV_TAG('p', 'o', 's', 't')
+#define SFNT_TAG_OS2  FV_TAG('O', 'S', '/', '2')
+#define SFNT_TAG_Silf FV_TAG('S', 'i', 'l', 'f')
+#define SFNT_TAG_Glat FV_TAG('G', 'l', 'a', 't')
+#define SFNT_TAG_Gloc FV_TAG('G', 'l', 'o', 'c')
+#define SFNT_TAG_Feat FV_TAG('F', 'e', 'a', 't')
+#define SFNT_TAG_Sill FV_TAG('S', 'i', 'l', 'l')
+
+/* Composite nesting limit.  FreeType 2.12.1 bounds recursion by
+ * maxp.maxComponentDepth but at least 100 (TT_MAX_COMPOSITE_RECURSE-like
+ * guard); fontvm also detects cycles. */
+#define SFNT_MAX_COMPOSITE_DEPTH 100
+
+typedef struct sfnt_table {
+    uint32_t tag;
+    uint32_t checksum;
+    uint32_t offset;
+    uint32_t length;
+} sfnt_table;
+
+typedef struct sfnt_head {
+    uint16_t units_per_em;
+    uint16_t flags;
+    int16_t x_min, y_min, x_max, y_max;
+    uint16_t mac_style;
+    uint16_t lowest_rec_ppem;
+    int16_t index_to_loc_format;
+    int16_t glyph_data_format;
+} sfnt_head;
+
+typedef struct sfnt_maxp {
+    uint32_t version;  /* 0x00005000 or 0x00010000 */
+    uint16_t num_glyphs;
+    /* Version 1.0 fields (0 in version 0.5). */
+    uint16_t max_points, max_contours;
+    uint16_t max_composite_points, max_composite_contours;
+    uint16_t max_zones, max_twilight_points;
+    uint16_t max_storage, max_function_defs, max_instruction_defs;
+    uint16_t max_stack_elements, max_size_of_instructions;
+    uint16_t max_component_elements, max_component_depth;
+} sfnt_maxp;
+
+typedef struct sfnt_hhea {
+    int16_t ascender, descender, line_gap;
+    uint16_t advance_max;
+    int16_t caret_slope_rise, caret_slope_run, caret_offset;
+    uint16_t num_long_metrics;
+} sfnt_hhea;
+
+typedef struct sfnt_font {
+    fv_mem *mem;                /* not owned */
+    fv_span file;               /* the whole file (collection) */
+    fv_span data;               /* == file; offsets in the directory are file-relative */
+    uint32_t face_index, num_faces;
+    uint32_t sfnt_version;
+
+    uint16_t num_tables;
+    sfnt_table *tables;
+
+    sfnt_head head;
+    sfnt_maxp maxp;
+    sfnt_hhea hhea;
+    int has_vhea;
+    sfnt_hhea vhea;             /* same layout as hhea */
+
+    fv_span hmtx, vmtx;         /* empty when absent */
+    fv_span glyf;               /* empty when absent (CFF or Graphite-only) */
+    uint32_t *loca;             /* num_glyphs + 1 byte offsets into glyf, or NULL */
+    int16_t *cvt;               /* font-unit CVT values, cvt_count of them */
+    uint32_t cvt_count;
+    fv_span fpgm, prep;         /* empty when absent */
+
+    fv_span cmap_sub;           /* the chosen Unicode subtable, empty if none */
+    uint16_t cmap_format;       /* 4 or 12 (0 when none) */
+
+    char family[64];            /* UTF-8 (ASCII-folded) family and style */
+    char style[64];
+} sfnt_font;
+
+/* Opens face `face_index` of a font file or collection.  Requires head, maxp;
+ * hhea/hmtx/loca/glyf/cvt/fpgm/prep/cmap/name are parsed when present.  On
+ * failure *out is untouched, err says why, and nothing is leaked. */
+fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **out,
+                    fv_error *err);
+void sfnt_close(sfnt_font *f);
+
+/* Number of faces in a file (1 for a plain font); error if not a font. */
+fv_status sfnt_count_faces(fv_span file, uint32_t *count, fv_error *err);
+
+/* Table lookup by tag; returns an empty span and 0 when absent. */
+int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out);
+
+/* Horizontal / vertical metrics for a glyph (hmtx rules: glyphs beyond
+ * numberOfHMetrics reuse the last advance).  Missing tables give 0. */
+fv_status sfnt_hmetrics(const sfnt_font *f, uint32_t gid, uint16_t *advance, int16_t *lsb,
+                        fv_error *err);
+fv_status sfnt_vmetrics(const sfnt_font *f, uint32_t gid, uint16_t *advance, int16_t *tsb,
+                        fv_error *err);
+
+/* cmap lookup (format 4 or 12 Unicode subtable); 0 when unmapped. */
+uint32_t sfnt_cmap_lookup(const sfnt_font *f, uint32_t codepoint);
+
+/* Composite glyph component flags (OpenType 'glyf'). */
+#define SFNT_ARG_1_AND_2_ARE_WORDS     0x0001
+#define SFNT_ARGS_ARE_XY_VALUES        0x0002
+#define SFNT_ROUND_XY_TO_GRID          0x0004
+#define SFNT_WE_HAVE_A_SCALE           0x0008
+#define SFNT_MORE_COMPONENTS           0x0020
+#define SFNT_WE_HAVE_AN_X_AND_Y_SCALE  0x0040
+#define SFNT_WE_HAVE_A_TWO_BY_TWO      0x0080
+#define SFNT_WE_HAVE_INSTRUCTIONS      0x0100
+#define SFNT_USE_MY_METRICS            0x0200
+#define SFNT_OVERLAP_COMPOUND          0x0400
+#define SFNT_SCALED_COMPONENT_OFFSET   0x0800
+#define SFNT_UNSCALED_COMPONENT_OFFSET 0x1000
+
+/* Simple glyph point flag bits kept in sfnt_glyph.flags. */
+#define SFNT_ON_CURVE 0x01
+
+typedef struct sfnt_component {
+    uint16_t flags;
+    uint16_t glyph;
+    int32_t arg1, arg2;   /* offsets (x, y) or point numbers, sign per flags */
+    /* 2x2 transform in 2.14: xx, yx (x scale / 01), xy (10), yy.
+     * Identity is 0x4000, 0, 0, 0x4000. */
+    int32_t xx, yx, xy, yy;
+} sfnt_component;
+
+typedef struct sfnt_glyph {
+    uint32_t gid;
+    int16_t num_contours;          /* -1 for composite glyphs */
+    int16_t x_min, y_min, x_max, y_max;
+    /* Simple glyphs */
+    uint16_t *end_points;          /* num_contours entries */
+    uint16_t num_points;
+    int16_t *xs, *ys;              /* absolute font units */
+    uint8_t *flags;                /* SFNT_ON_CURVE etc. */
+    /* Composite glyphs */
+    uint16_t num_components;
+    sfnt_component *components;
+    /* Either kind */
+    fv_span instructions;          /* may be empty */
+} sfnt_glyph;
+
+/* Parses glyph `gid` from glyf/loca into *g (allocated through mem; free
+ * with sfnt_glyph_free).  An empty glyph (loca length 0) is a simple glyph
+ * with no contours.  Errors name the table (glyf/loca) and offset. */
+fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
+                          fv_error *err);
+void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g);
+
+/* Helper for table errors: fills err with kind/table/offset. Returns kind. */
+fv_status sfnt_fail(fv_error *err, fv_status kind, uint32_t table, uint64_t offset,
+                    const char *detail);
+
+/* Prints a tag as 4 characters into buf[5]. */
+void sfnt_tag_string(uint32_t tag, char buf[5]);
+
+#endif

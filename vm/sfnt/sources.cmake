@@ -1,0 +1,1 @@
+set(FV_SFNT_SOURCES sfnt/sfnt.c sfnt/glyf.c sfnt/cmap.c sfnt/font.c)
