@@ -1,0 +1,26 @@
+/* Shared helpers for the `fontvm` subcommands. */
+#ifndef FV_CLI_CLI_H
+#define FV_CLI_CLI_H
+
+#include "fontvm/error.h"
+#include "fontvm/fontvm.h"
+
+#define X(name, fn, summary) int fn(int argc, char **argv);
+#include "commands.def"
+#undef X
+
+/* Exit statuses of every subcommand. */
+enum { CLI_OK = 0, CLI_PROBLEM = 1, CLI_BAD_INPUT = 2 };
+
+/* Prints "fontvm: <what>: <error>" on stderr as one line; returns CLI_BAD_INPUT. */
+int cli_fail(const char *what, const fv_error *err);
+/* Prints "fontvm <cmd>: <message>" on stderr; returns CLI_BAD_INPUT. */
+int cli_usage_error(const char *cmd, const char *message);
+/* Opens a font for a subcommand, printing the error on failure. */
+int cli_open_font(const char *path, uint32_t face, fv_font **out);
+/* Parses a non-negative integer argument; 0 on success. */
+int cli_parse_uint(const char *s, uint32_t max, uint32_t *out);
+/* True when argv[i] is -h or --help. */
+int cli_is_help(const char *arg);
+
+#endif
