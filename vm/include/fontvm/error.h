@@ -47,6 +47,7 @@ typedef struct fv_error {
     int64_t index;    /* the bad index/value, INT64_MIN if n/a */
     uint32_t table;   /* sfnt table tag, 0 if n/a */
     uint32_t offset;  /* byte offset inside that table, FV_NO_VALUE if n/a */
+    char opname[24];  /* mnemonic of the failing instruction, e.g. "MIRP[01101]" */
     char detail[96];  /* short free text, may be empty */
 } fv_error;
 

@@ -1,0 +1,81 @@
+/* Memory accountant: a size header before every block, a hard cap. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mem.h"
+
+/* The header keeps the block size so fv_mem_free needs only the pointer; it
+ * is max_align_t-sized so payloads stay suitably aligned. */
+typedef union mem_header {
+    size_t size;
+    max_align_t align;
+} mem_header;
+
+static void *default_alloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void default_free(void *user, void *p, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(p);
+}
+
+void fv_mem_init(fv_mem *m, const fv_allocator *a)
+{
+    memset(m, 0, sizeof *m);
+    if (a)
+        m->a = *a;
+    if (!m->a.alloc || !m->a.free) {
+        m->a.alloc = default_alloc;
+        m->a.free = default_free;
+        m->a.user = NULL;
+    }
+    if (m->a.cap == 0)
+        m->a.cap = FV_DEFAULT_MEMORY_CAP;
+}
+
+void *fv_mem_alloc(fv_mem *m, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(mem_header))
+        return NULL;
+    size_t total = size + sizeof(mem_header);
+    if (total > m->a.cap || m->live > m->a.cap - total)
+        return NULL;
+    mem_header *h = m->a.alloc(m->a.user, total);
+    if (!h)
+        return NULL;
+    h->size = total;
+    m->live += total;
+    if (m->live > m->peak)
+        m->peak = m->live;
+    return h + 1;
+}
+
+void *fv_mem_calloc(fv_mem *m, size_t size)
+{
+    void *p = fv_mem_alloc(m, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *fv_mem_array(fv_mem *m, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    return fv_mem_calloc(m, n * size);
+}
+
+void fv_mem_free(fv_mem *m, void *p)
+{
+    if (!p)
+        return;
+    mem_header *h = (mem_header *)p - 1;
+    size_t total = h->size;
+    m->live -= total;
+    m->a.free(m->a.user, h, total);
+}
