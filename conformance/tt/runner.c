@@ -1,0 +1,400 @@
+/* fvconform-tt: compares fontvm's hinted outlines with FreeType's for every
+ * glyph of one font at a list of sizes and modes, and writes the JSON Lines
+ * records of conformance/RECORDS.md on stdout.
+ *
+ *   fvconform-tt --font PATH [--face N] [--sizes 6,7,10.5,12x16]
+ *                [--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G]
+ *                [--detail-limit N] [--pedantic] [--no-culprit]
+ *
+ * One process handles one font on one core; scripts/conform runs one per
+ * font in parallel.  Exit status: 0 when it ran (whatever it found), 2 for
+ * bad arguments, 1 when the font could not be compared at all. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strtok_r */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "tt_compare.h"
+
+#define MAX_SIZES 128
+#define DEFAULT_DETAIL_LIMIT 20
+/* Progress records at most this often (RECORDS.md: a few per second). */
+#define PROGRESS_INTERVAL_S 0.5
+
+typedef struct options {
+    const char *font;
+    uint32_t face;
+    ttc_size sizes[MAX_SIZES];
+    uint32_t num_sizes;
+    fv_tt_mode modes[4];
+    uint32_t num_modes;
+    int glyphs_all;
+    uint32_t first_gid, last_gid;
+    uint32_t detail_limit;
+    int pedantic;
+    int culprit;
+} options;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void emit(json_t *obj)
+{
+    char *s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (s) {
+        fputs(s, stdout);
+        fputc('\n', stdout);
+        free(s);
+    }
+    json_decref(obj);
+}
+
+static void emit_error(const char *message)
+{
+    emit(json_pack("{s:s,s:s}", "type", "error", "message", message));
+}
+
+static int usage(const char *msg)
+{
+    fprintf(stderr, "fvconform-tt: %s\n", msg);
+    fprintf(stderr, "usage: fvconform-tt --font PATH [--face N] [--sizes 6,10.5,12x16] "
+                    "[--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G] "
+                    "[--detail-limit N] [--pedantic] [--no-culprit]\n");
+    return 2;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || v > UINT32_MAX)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Splits a comma list into `items`, calling fn on each; -1 on a bad item. */
+static int parse_list(const char *list, int (*fn)(const char *item, options *o), options *o)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    strcpy(buf, list);
+    char *save = NULL;
+    int n = 0;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++)
+        if (fn(tok, o) != 0)
+            return -1;
+    return n > 0 ? 0 : -1;
+}
+
+static int add_size(const char *item, options *o)
+{
+    if (o->num_sizes >= MAX_SIZES || ttc_size_parse(item, &o->sizes[o->num_sizes]) != 0)
+        return -1;
+    o->num_sizes++;
+    return 0;
+}
+
+static int add_mode(const char *item, options *o)
+{
+    fv_tt_mode m;
+    if (o->num_modes >= 4 || fv_tt_mode_parse(item, &m) != 0)
+        return -1;
+    o->modes[o->num_modes++] = m;
+    return 0;
+}
+
+static int parse_glyphs(const char *s, options *o)
+{
+    if (strcmp(s, "all") == 0) {
+        o->glyphs_all = 1;
+        return 0;
+    }
+    o->glyphs_all = 0;
+    const char *dash = strchr(s, '-');
+    char a[32];
+    if (!dash)
+        return parse_u32(s, &o->first_gid) == 0 ? (o->last_gid = o->first_gid, 0) : -1;
+    if ((size_t)(dash - s) >= sizeof a)
+        return -1;
+    memcpy(a, s, (size_t)(dash - s));
+    a[dash - s] = '\0';
+    if (parse_u32(a, &o->first_gid) != 0 || parse_u32(dash + 1, &o->last_gid) != 0 ||
+        o->last_gid < o->first_gid)
+        return -1;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->glyphs_all = 1;
+    o->detail_limit = DEFAULT_DETAIL_LIMIT;
+    o->culprit = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--pedantic") == 0) {
+            o->pedantic = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-culprit") == 0) {
+            o->culprit = 0;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return usage("compare fontvm's TrueType hinting with FreeType's");
+        if (!v)
+            return usage("missing value after an option (or unknown option)");
+        i++;
+        if (strcmp(a, "--font") == 0)
+            o->font = v;
+        else if (strcmp(a, "--face") == 0) {
+            if (parse_u32(v, &o->face) != 0)
+                return usage("--face: expected a face index");
+        } else if (strcmp(a, "--sizes") == 0) {
+            o->num_sizes = 0;
+            if (parse_list(v, add_size, o) != 0)
+                return usage("--sizes: expected a list like 6,12,10.5,12x16");
+        } else if (strcmp(a, "--modes") == 0) {
+            o->num_modes = 0;
+            if (parse_list(v, add_mode, o) != 0)
+                return usage("--modes: expected a list of v35,v40,v40-mono,v40-lcd");
+        } else if (strcmp(a, "--glyphs") == 0) {
+            if (parse_glyphs(v, o) != 0)
+                return usage("--glyphs: expected all, A-B or a glyph id");
+        } else if (strcmp(a, "--detail-limit") == 0) {
+            if (parse_u32(v, &o->detail_limit) != 0)
+                return usage("--detail-limit: expected a number");
+        } else {
+            return usage("unknown option");
+        }
+    }
+    if (!o->font)
+        return usage("--font is required");
+    if (o->num_sizes == 0)
+        add_size("12", o);
+    if (o->num_modes == 0) {
+        for (int m = FV_TT_V35; m <= FV_TT_V40_LCD; m++)
+            o->modes[o->num_modes++] = (fv_tt_mode)m;
+    }
+    return 0;
+}
+
+static json_t *points_json(const ttc_glyph *g)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < g->num_points; i++)
+        json_array_append_new(a, json_pack("[i,i]", (json_int_t)g->x[i], (json_int_t)g->y[i]));
+    return a;
+}
+
+static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mode, uint32_t gid,
+                         const char *glyph_name, const ttc_glyph *ref, const ttc_glyph *fv,
+                         const ttc_diff *d, const ttc_culprit *c, int with_detail,
+                         uint32_t upem)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "type", json_string("tt_case"));
+    json_object_set_new(r, "font", json_string(o->font));
+    json_object_set_new(r, "face", json_integer(o->face));
+    json_object_set_new(r, "size", json_string(size_label));
+    json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
+    json_object_set_new(r, "gid", json_integer(gid));
+    json_object_set_new(r, "glyph_name", json_string(glyph_name));
+    json_object_set_new(r, "status", json_string(ttc_status_name(d->status)));
+    json_object_set_new(r, "ref_error", ref->loaded ? json_null() : json_string(ref->error));
+    json_object_set_new(r, "fontvm_error", fv->loaded ? json_null() : json_string(fv->error));
+    if (d->status == TTC_DIFFERENT) {
+        json_t *fd = json_object();
+        json_object_set_new(fd, "point", json_integer(d->point));
+        if (d->point >= 0) {
+            json_object_set_new(fd, "ref", json_pack("[i,i]", (json_int_t)d->ref_xy[0],
+                                                     (json_int_t)d->ref_xy[1]));
+            json_object_set_new(fd, "fontvm", json_pack("[i,i]", (json_int_t)d->fontvm_xy[0],
+                                                        (json_int_t)d->fontvm_xy[1]));
+        } else {
+            json_object_set_new(fd, "ref", json_null());
+            json_object_set_new(fd, "fontvm", json_null());
+            json_object_set_new(fd, "ref_points", json_integer(ref->num_points));
+            json_object_set_new(fd, "fontvm_points", json_integer(fv->num_points));
+        }
+        json_object_set_new(r, "first_diff", fd);
+    } else {
+        json_object_set_new(r, "first_diff", json_null());
+    }
+    json_object_set_new(r, "ref_advance", ref->loaded ? json_integer(ref->advance_x) : json_null());
+    json_object_set_new(r, "fontvm_advance", fv->loaded ? json_integer(fv->advance_x) : json_null());
+    if (c && c->found)
+        json_object_set_new(r, "culprit",
+                            json_pack("{s:s,s:i,s:s,s:i}", "program", ttc_program_name(c->program),
+                                      "pc", (json_int_t)c->pc, "mnemonic", c->mnemonic, "glyph",
+                                      (json_int_t)c->glyph));
+    else
+        json_object_set_new(r, "culprit", json_null());
+    if (with_detail) {
+        /* Contours and tags from whichever side loaded (the reference first). */
+        const ttc_glyph *shape = ref->loaded ? ref : fv;
+        json_t *det = json_object();
+        json_t *ends = json_array(), *tags = json_array();
+        for (uint32_t i = 0; i < shape->num_contours; i++)
+            json_array_append_new(ends, json_integer(shape->contour_ends[i]));
+        for (uint32_t i = 0; i < shape->num_points; i++)
+            json_array_append_new(tags, json_integer(shape->on_curve[i]));
+        json_object_set_new(det, "contours", ends);
+        json_object_set_new(det, "tags", tags);
+        json_object_set_new(det, "ref_points", ref->loaded ? points_json(ref) : json_null());
+        json_object_set_new(det, "fontvm_points", fv->loaded ? points_json(fv) : json_null());
+        json_object_set_new(det, "units_per_em", json_integer(upem));
+        json_object_set_new(r, "detail", det);
+    }
+    return r;
+}
+
+/* The opcode-count key.  tt.h has no opcode-name function yet, so the
+ * opcode byte is written in hex ("0xB0"); the report names them. */
+static void opcode_key(unsigned op, char *buf, size_t size)
+{
+    snprintf(buf, size, "0x%02X", op);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc;
+
+    char ftver[32];
+    ttc_ft_version(ftver, sizeof ftver);
+    emit(json_pack("{s:s,s:i,s:s,s:s,s:s}", "type", "run", "schema", 1, "runner", "tt", "fontvm",
+                   fv_version(), "freetype", ftver));
+    fflush(stdout);
+
+    char msg[512], errbuf[256];
+    ttc_ft *ft = NULL;
+    if (ttc_ft_open_file(o.font, o.face, &ft, errbuf, sizeof errbuf) != 0) {
+        snprintf(msg, sizeof msg, "%s: FreeType cannot open the font: %s", o.font, errbuf);
+        emit_error(msg);
+        return 1;
+    }
+    ttc_fv *fv = NULL;
+    fv_error ferr;
+    char fv_open_error[160] = "";
+    if (ttc_fv_open_file(o.font, o.face, &fv, &ferr) != 0) {
+        char e[160];
+        fv_error_format(&ferr, e, sizeof e);
+        snprintf(fv_open_error, sizeof fv_open_error, "%s", e);
+        snprintf(msg, sizeof msg, "%s: fontvm cannot open the font: %s", o.font, e);
+        emit_error(msg);
+        fv = NULL;
+    }
+
+    uint32_t num_glyphs = ttc_ft_num_glyphs(ft);
+    uint32_t first = 0, last = num_glyphs ? num_glyphs - 1 : 0;
+    if (!o.glyphs_all) {
+        first = o.first_gid;
+        last = o.last_gid < num_glyphs ? o.last_gid : (num_glyphs ? num_glyphs - 1 : 0);
+    }
+    uint64_t per_config = num_glyphs && first <= last ? (uint64_t)last - first + 1 : 0;
+    uint64_t total = per_config * o.num_sizes * o.num_modes, done = 0;
+    uint32_t upem = ttc_ft_units_per_em(ft);
+
+    ttc_glyph ref, sub;
+    ttc_glyph_init(&ref);
+    ttc_glyph_init(&sub);
+    double last_progress = now_s();
+    char name[128];
+
+    for (uint32_t mi = 0; mi < o.num_modes; mi++) {
+        fv_tt_mode mode = o.modes[mi];
+        for (uint32_t si = 0; si < o.num_sizes; si++) {
+            const ttc_size *sz = &o.sizes[si];
+            double t0 = now_s();
+            uint64_t counts[TTC_STATUS_COUNT] = {0};
+            uint32_t details = 0;
+            if (ttc_ft_set_size(ft, sz, mode, o.pedantic, errbuf, sizeof errbuf) != 0) {
+                snprintf(msg, sizeof msg, "%s: FreeType size %s %s: %s", o.font, sz->label,
+                         fv_tt_mode_name(mode), errbuf);
+                emit_error(msg);
+            }
+            if (fv)
+                ttc_fv_set_size(fv, sz, mode, o.pedantic, &ferr);
+            for (uint64_t k = 0; k < per_config; k++) {
+                uint32_t gid = first + (uint32_t)k;
+                ttc_ft_load(ft, gid, &ref);
+                if (fv)
+                    ttc_fv_load(fv, gid, &sub);
+                else
+                    ttc_glyph_fail(&sub, fv_open_error);
+                ttc_diff d;
+                ttc_status st = ttc_compare(&ref, &sub, &d);
+                counts[st]++;
+                if (st != TTC_IDENTICAL) {
+                    ttc_culprit c;
+                    memset(&c, 0, sizeof c);
+                    if (st == TTC_DIFFERENT && d.point >= 0 && o.culprit && fv)
+                        ttc_fv_culprit(fv, gid, (uint32_t)d.point, &c);
+                    ttc_ft_glyph_name(ft, gid, name, sizeof name);
+                    int detail = details < o.detail_limit;
+                    details += (uint32_t)detail;
+                    emit(case_json(&o, sz->label, mode, gid, name, &ref, &sub, &d, &c, detail,
+                                   upem));
+                }
+                done++;
+                if ((done & 63) == 0) {
+                    double t = now_s();
+                    if (t - last_progress >= PROGRESS_INTERVAL_S) {
+                        last_progress = t;
+                        emit(json_pack("{s:s,s:I,s:I}", "type", "progress", "done",
+                                       (json_int_t)done, "total", (json_int_t)total));
+                        fflush(stdout);
+                    }
+                }
+            }
+            json_t *s = json_object();
+            json_object_set_new(s, "type", json_string("tt_summary"));
+            json_object_set_new(s, "font", json_string(o.font));
+            json_object_set_new(s, "face", json_integer(o.face));
+            json_object_set_new(s, "font_name", json_string(ttc_ft_font_name(ft)));
+            json_object_set_new(s, "size", json_string(sz->label));
+            json_object_set_new(s, "mode", json_string(fv_tt_mode_name(mode)));
+            json_object_set_new(s, "cases", json_integer((json_int_t)per_config));
+            for (int st = 0; st < TTC_STATUS_COUNT; st++)
+                json_object_set_new(s, ttc_status_name((ttc_status)st),
+                                    json_integer((json_int_t)counts[st]));
+            json_object_set_new(s, "seconds", json_real(now_s() - t0));
+            emit(s);
+        }
+    }
+    emit(json_pack("{s:s,s:I,s:I}", "type", "progress", "done", (json_int_t)done, "total",
+                   (json_int_t)total));
+
+    json_t *oc = json_object();
+    const uint64_t *cnt = fv ? ttc_fv_opcode_counts(fv) : NULL;
+    for (unsigned op = 0; cnt && op < 256; op++) {
+        if (!cnt[op])
+            continue;
+        char key[40];
+        opcode_key(op, key, sizeof key);
+        json_object_set_new(oc, key, json_integer((json_int_t)cnt[op]));
+    }
+    emit(json_pack("{s:s,s:s,s:o}", "type", "tt_opcodes", "font", o.font, "counts", oc));
+
+    ttc_glyph_free(&ref);
+    ttc_glyph_free(&sub);
+    ttc_fv_close(fv);
+    ttc_ft_close(ft);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
