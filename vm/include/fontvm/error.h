@@ -1,7 +1,7 @@
 /* fontvm — one error type for the whole library.
  *
- * The kinds are generated from the X-macro lists in errors/*.def (common,
- * TrueType, Graphite), so the enum, the stable names and the descriptions can
+ * The kinds are generated from the X-macro lists in errors/{common,tt,graphite}.def,
+ * so the enum, the stable names and the descriptions can
  * never drift apart.  An fv_error carries the kind plus the context a user
  * needs to find the fault: which program, glyph, pc, opcode, index, and for
  * table errors the table tag and byte offset. */

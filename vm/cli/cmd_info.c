@@ -1,0 +1,98 @@
+/* fontvm info FONT [--face N]: what a font contains, for a first look. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sfnt/font.h"
+
+static const char help[] =
+    "usage: fontvm info FONT [--face N]\n\n"
+    "Prints the font's tables (tag, offset, length), glyph count, units per em,\n"
+    "maxp limits, whether it carries TrueType hinting and whether it is a\n"
+    "Graphite font.  Exit status 2 when the font cannot be read.\n";
+
+static int has_table(const sfnt_font *s, uint32_t tag)
+{
+    fv_span t;
+    return sfnt_find_table(s, tag, &t);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    uint32_t face = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            return CLI_OK;
+        } else if (strcmp(argv[i], "--face") == 0 && i + 1 < argc) {
+            if (cli_parse_uint(argv[++i], 0xFFFF, &face))
+                return cli_usage_error("info", "--face needs a number");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("info", "unknown option");
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return cli_usage_error("info", "one font at a time");
+        }
+    }
+    if (!path)
+        return cli_usage_error("info", "missing FONT");
+    fv_font *font;
+    int rc = cli_open_font(path, face, &font);
+    if (rc)
+        return rc;
+    const sfnt_font *s = fv_font_sfnt(font);
+    char tag[5];
+    printf("file: %s\n", path);
+    printf("face: %" PRIu32 " of %" PRIu32 "\n", s->face_index, s->num_faces);
+    printf("family: %s\nstyle: %s\n", s->family, s->style);
+    sfnt_tag_string(s->sfnt_version, tag);
+    printf("sfnt version: 0x%08" PRIX32 "%s%s\n", s->sfnt_version, s->sfnt_version == 0x00010000u ? "" : " ",
+           s->sfnt_version == 0x00010000u ? "" : tag);
+    printf("glyphs: %u\nunits per em: %u\n", s->maxp.num_glyphs, s->head.units_per_em);
+    printf("outlines: %s\n", s->loca ? "glyf (TrueType)" : has_table(s, FV_TAG('C', 'F', 'F', ' ')) ? "CFF" : "none");
+    printf("cmap: %s\n", s->cmap_format ? (s->cmap_format == 12 ? "Unicode format 12" : "Unicode format 4") : "none");
+    int hinted = s->fpgm.len || s->prep.len;
+    uint32_t glyph_programs = 0;
+    if (s->loca) {
+        /* Count glyphs carrying instructions (bounded by num_glyphs). */
+        for (uint32_t g = 0; g < s->maxp.num_glyphs; g++) {
+            sfnt_glyph gl;
+            fv_error err;
+            if (sfnt_glyph_load(s, g, fv_font_mem(font), &gl, &err) == FV_OK) {
+                if (gl.instructions.len)
+                    glyph_programs++;
+                sfnt_glyph_free(fv_font_mem(font), &gl);
+            }
+        }
+    }
+    printf("hinted: %s (fpgm %zu bytes, prep %zu bytes, cvt %" PRIu32 " entries, %" PRIu32
+           " glyph programs)\n",
+           (hinted || glyph_programs) ? "yes" : "no", s->fpgm.len, s->prep.len, s->cvt_count,
+           glyph_programs);
+    int graphite = has_table(s, SFNT_TAG_Silf);
+    printf("graphite: %s\n", graphite ? "yes (Silf present)" : "no");
+    if (s->maxp.version == 0x00010000u) {
+        const sfnt_maxp *m = &s->maxp;
+        printf("maxp: points %u, contours %u, composite points %u, composite contours %u, zones %u,\n"
+               "      twilight points %u, storage %u, function defs %u, instruction defs %u,\n"
+               "      stack elements %u, size of instructions %u, component elements %u,\n"
+               "      component depth %u\n",
+               m->max_points, m->max_contours, m->max_composite_points, m->max_composite_contours,
+               m->max_zones, m->max_twilight_points, m->max_storage, m->max_function_defs,
+               m->max_instruction_defs, m->max_stack_elements, m->max_size_of_instructions,
+               m->max_component_elements, m->max_component_depth);
+    } else {
+        printf("maxp: version 0.5 (no TrueType limits)\n");
+    }
+    printf("tables: %u\n", s->num_tables);
+    for (uint32_t i = 0; i < s->num_tables; i++) {
+        sfnt_tag_string(s->tables[i].tag, tag);
+        printf("  %s  offset 0x%08" PRIX32 "  length %" PRIu32 "\n", tag, s->tables[i].offset,
+               s->tables[i].length);
+    }
+    fv_font_close(font);
+    return CLI_OK;
+}

@@ -1,0 +1,251 @@
+/* glyf: simple and composite glyph parsing, every flag form. */
+#include <string.h>
+
+#include "sfnt/sfnt.h"
+
+/* Simple-glyph flag bits (OpenType 'glyf'). */
+enum {
+    FLAG_ON_CURVE = 0x01,
+    FLAG_X_SHORT = 0x02,
+    FLAG_Y_SHORT = 0x04,
+    FLAG_REPEAT = 0x08,
+    FLAG_X_SAME_OR_POS = 0x10,
+    FLAG_Y_SAME_OR_POS = 0x20,
+};
+
+void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g)
+{
+    fv_mem_free(mem, g->end_points);
+    fv_mem_free(mem, g->xs);
+    fv_mem_free(mem, g->ys);
+    fv_mem_free(mem, g->flags);
+    fv_mem_free(mem, g->components);
+    memset(g, 0, sizeof *g);
+}
+
+static fv_status glyph_fail(fv_error *err, fv_status kind, uint32_t gid, uint64_t offset,
+                            const char *detail)
+{
+    sfnt_fail(err, kind, SFNT_TAG_glyf, offset, detail);
+    if (err)
+        err->glyph = gid;
+    return kind;
+}
+
+/* Reads one coordinate array (x or y) for n points into out. */
+static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, uint32_t n,
+                             uint8_t short_bit, uint8_t same_bit, int16_t *out)
+{
+    int32_t v = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t fl = flags[i];
+        if (fl & short_bit) {
+            uint8_t d;
+            if (fv_rd_u8(gl, *pos, &d) != FV_OK)
+                return FV_E_TRUNCATED;
+            *pos += 1;
+            v += (fl & same_bit) ? d : -(int32_t)d;
+        } else if (!(fl & same_bit)) {
+            int16_t d;
+            if (fv_rd_s16(gl, *pos, &d) != FV_OK)
+                return FV_E_TRUNCATED;
+            *pos += 2;
+            v += d;
+        }
+        /* Coordinates are 16-bit in the file; accumulated deltas wrap the way
+         * FreeType's FT_Short arithmetic stores them. */
+        v = (int16_t)(uint16_t)(uint32_t)v;
+        out[i] = (int16_t)v;
+    }
+    return FV_OK;
+}
+
+static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *mem, fv_error *err)
+{
+    uint32_t nc = (uint32_t)g->num_contours;
+    uint64_t pos = 10;
+    g->end_points = fv_mem_array(mem, nc ? nc : 1, sizeof *g->end_points);
+    if (!g->end_points)
+        return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
+    int32_t prev = -1;
+    for (uint32_t i = 0; i < nc; i++, pos += 2) {
+        if (fv_rd_u16(gl, pos, &g->end_points[i]) != FV_OK)
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "endPtsOfContours");
+        /* COMPAT(freetype): contour ends must strictly increase; FreeType
+         * rejects the glyph otherwise (Invalid_Outline). */
+        if ((int32_t)g->end_points[i] <= prev)
+            return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "contour ends not increasing");
+        prev = g->end_points[i];
+    }
+    uint32_t np = nc ? (uint32_t)g->end_points[nc - 1] + 1 : 0;
+    if (np > 0xFFFF)
+        return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "too many points");
+    g->num_points = (uint16_t)np;
+    uint16_t ilen;
+    if (fv_rd_u16(gl, pos, &ilen) != FV_OK)
+        return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "instructionLength");
+    pos += 2;
+    if (fv_span_sub(gl, pos, ilen, &g->instructions) != FV_OK)
+        return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "instructions");
+    pos += ilen;
+    g->flags = fv_mem_array(mem, np ? np : 1, 1);
+    g->xs = fv_mem_array(mem, np ? np : 1, sizeof *g->xs);
+    g->ys = fv_mem_array(mem, np ? np : 1, sizeof *g->ys);
+    if (!g->flags || !g->xs || !g->ys)
+        return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
+    for (uint32_t i = 0; i < np;) {
+        uint8_t fl, rep = 0;
+        if (fv_rd_u8(gl, pos++, &fl) != FV_OK)
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos - 1, "flags");
+        if (fl & FLAG_REPEAT) {
+            if (fv_rd_u8(gl, pos++, &rep) != FV_OK)
+                return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos - 1, "flag repeat count");
+        }
+        for (uint32_t r = 0; r <= rep; r++) {
+            if (i >= np)
+                return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "flag repeat past the last point");
+            g->flags[i++] = fl;
+        }
+    }
+    if (read_coords(gl, &pos, g->flags, np, FLAG_X_SHORT, FLAG_X_SAME_OR_POS, g->xs) != FV_OK)
+        return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "x coordinates");
+    if (read_coords(gl, &pos, g->flags, np, FLAG_Y_SHORT, FLAG_Y_SAME_OR_POS, g->ys) != FV_OK)
+        return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "y coordinates");
+    for (uint32_t i = 0; i < np; i++)
+        g->flags[i] &= FLAG_ON_CURVE;
+    return FV_OK;
+}
+
+/* Upper bound on components of one composite glyph: each takes at least 6
+ * bytes, so the glyph's length bounds the count; this constant only guards
+ * the allocation size on absurd lengths. */
+#define SFNT_MAX_COMPONENTS 65535u
+
+static fv_status load_composite(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *mem, fv_error *err)
+{
+    /* First pass: count components and validate their lengths. */
+    uint64_t pos = 10;
+    uint32_t count = 0;
+    uint16_t flags;
+    int have_instructions = 0;
+    do {
+        if (fv_rd_u16(gl, pos, &flags) != FV_OK)
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "component flags");
+        uint64_t size = 4 + ((flags & SFNT_ARG_1_AND_2_ARE_WORDS) ? 4 : 2);
+        if (flags & SFNT_WE_HAVE_A_SCALE)
+            size += 2;
+        else if (flags & SFNT_WE_HAVE_AN_X_AND_Y_SCALE)
+            size += 4;
+        else if (flags & SFNT_WE_HAVE_A_TWO_BY_TWO)
+            size += 8;
+        if (!fv_span_has(gl, pos, size))
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "component");
+        if (flags & SFNT_WE_HAVE_INSTRUCTIONS)
+            have_instructions = 1;
+        pos += size;
+        if (++count > SFNT_MAX_COMPONENTS)
+            return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "too many components");
+    } while (flags & SFNT_MORE_COMPONENTS);
+    g->components = fv_mem_array(mem, count, sizeof *g->components);
+    if (!g->components)
+        return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
+    g->num_components = (uint16_t)count;
+    /* Second pass: decode (all reads were proven in bounds above, but go
+     * through the reader anyway). */
+    pos = 10;
+    for (uint32_t i = 0; i < count; i++) {
+        sfnt_component *c = &g->components[i];
+        uint16_t glyph;
+        (void)fv_rd_u16(gl, pos, &c->flags);
+        (void)fv_rd_u16(gl, pos + 2, &glyph);
+        c->glyph = glyph;
+        pos += 4;
+        int xy = (c->flags & SFNT_ARGS_ARE_XY_VALUES) != 0;
+        if (c->flags & SFNT_ARG_1_AND_2_ARE_WORDS) {
+            uint16_t a, b;
+            (void)fv_rd_u16(gl, pos, &a);
+            (void)fv_rd_u16(gl, pos + 2, &b);
+            c->arg1 = xy ? (int16_t)a : (int32_t)a;
+            c->arg2 = xy ? (int16_t)b : (int32_t)b;
+            pos += 4;
+        } else {
+            uint8_t a, b;
+            (void)fv_rd_u8(gl, pos, &a);
+            (void)fv_rd_u8(gl, pos + 1, &b);
+            c->arg1 = xy ? (int8_t)a : (int32_t)a;
+            c->arg2 = xy ? (int8_t)b : (int32_t)b;
+            pos += 2;
+        }
+        c->xx = c->yy = 0x4000;
+        c->xy = c->yx = 0;
+        int16_t v[4];
+        if (c->flags & SFNT_WE_HAVE_A_SCALE) {
+            (void)fv_rd_s16(gl, pos, &v[0]);
+            c->xx = c->yy = v[0];
+            pos += 2;
+        } else if (c->flags & SFNT_WE_HAVE_AN_X_AND_Y_SCALE) {
+            (void)fv_rd_s16(gl, pos, &v[0]);
+            (void)fv_rd_s16(gl, pos + 2, &v[1]);
+            c->xx = v[0];
+            c->yy = v[1];
+            pos += 4;
+        } else if (c->flags & SFNT_WE_HAVE_A_TWO_BY_TWO) {
+            for (int k = 0; k < 4; k++)
+                (void)fv_rd_s16(gl, pos + 2 * (uint64_t)k, &v[k]);
+            c->xx = v[0];
+            c->yx = v[1];
+            c->xy = v[2];
+            c->yy = v[3];
+            pos += 8;
+        }
+    }
+    if (have_instructions) {
+        uint16_t ilen;
+        if (fv_rd_u16(gl, pos, &ilen) != FV_OK)
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "composite instructionLength");
+        if (fv_span_sub(gl, pos + 2, ilen, &g->instructions) != FV_OK)
+            return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos + 2, "composite instructions");
+    }
+    return FV_OK;
+}
+
+fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
+                          fv_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->gid = gid;
+    if (gid >= f->maxp.num_glyphs)
+        return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, NULL);
+    if (!f->loca)
+        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_glyf, FV_NO_VALUE, NULL);
+    uint32_t start = f->loca[gid], end = f->loca[gid + 1];
+    /* COMPAT(freetype): an entry whose end precedes its start, or that starts
+     * at the very end of glyf, is an empty glyph rather than an error. */
+    if (end <= start || start >= f->glyf.len)
+        return FV_OK;
+    if (end > f->glyf.len) {
+        /* COMPAT(freetype): a glyph running past glyf is clipped to it. */
+        end = (uint32_t)f->glyf.len;
+    }
+    fv_span gl;
+    (void)fv_span_sub(f->glyf, start, (uint64_t)end - start, &gl);
+    if (gl.len < 10)
+        return glyph_fail(err, FV_E_TRUNCATED, gid, start, "glyph header");
+    int16_t nc;
+    (void)fv_rd_s16(gl, 0, &nc);
+    (void)fv_rd_s16(gl, 2, &g->x_min);
+    (void)fv_rd_s16(gl, 4, &g->y_min);
+    (void)fv_rd_s16(gl, 6, &g->x_max);
+    (void)fv_rd_s16(gl, 8, &g->y_max);
+    g->num_contours = nc;
+    fv_status st;
+    if (nc >= 0)
+        st = load_simple(gl, start, g, mem, err);
+    else if (nc == -1)
+        st = load_composite(gl, start, g, mem, err);
+    else
+        st = glyph_fail(err, FV_E_BAD_GLYPH, gid, start, "numberOfContours below -1");
+    if (st != FV_OK)
+        sfnt_glyph_free(mem, g);
+    return st;
+}
