@@ -1,0 +1,248 @@
+/* Hand-made truncated and corrupt fonts: each corruption gives its named
+ * error, with the table and offset, and never reads out of bounds (this
+ * test runs under ASan in CI). */
+#include <string.h>
+
+#include "test_support.h"
+#include "font_builder.h"
+
+#include "sfnt/font.h"
+
+#define TAG(s) FV_TAG((s)[0], (s)[1], (s)[2], (s)[3])
+
+/* Opens the serialized font and returns the status; err filled. */
+static fv_status open_built(const fb_font *fb, fv_error *err, size_t cut)
+{
+    size_t size;
+    uint8_t *bytes = fb_serialize(fb, &size);
+    fv_font *font = NULL;
+    if (cut)
+        size = cut < size ? cut : size;
+    /* Copy into an exactly sized buffer so ASan catches any overread. */
+    uint8_t *exact = malloc(size ? size : 1);
+    memcpy(exact, bytes, size);
+    free(bytes);
+    fv_status st = fv_font_open_memory(exact, size, 0, NULL, &font, err);
+    if (st == FV_OK) {
+        /* Touch every glyph, as a hinter would. */
+        const sfnt_font *s = fv_font_sfnt(font);
+        for (uint32_t g = 0; g < s->maxp.num_glyphs && st == FV_OK; g++) {
+            sfnt_glyph gl;
+            st = sfnt_glyph_load(s, g, fv_font_mem(font), &gl, err);
+            if (st == FV_OK)
+                sfnt_glyph_free(fv_font_mem(font), &gl);
+        }
+        fv_font_close(font);
+    }
+    free(exact);
+    return st;
+}
+
+static void test_minimal_font_is_valid(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fv_error err;
+    assert_int_equal(open_built(&fb, &err, 0), FV_OK);
+    size_t size;
+    uint8_t *bytes = fb_serialize(&fb, &size);
+    fv_font *font;
+    assert_int_equal(fv_font_open_memory(bytes, size, 0, NULL, &font, &err), FV_OK);
+    const sfnt_font *s = fv_font_sfnt(font);
+    sfnt_glyph g;
+    assert_int_equal(sfnt_glyph_load(s, 1, fv_font_mem(font), &g, &err), FV_OK);
+    assert_int_equal(g.num_points, 4);
+    assert_int_equal(g.xs[2], 500);
+    assert_int_equal(g.ys[2], 500);
+    assert_int_equal(g.ys[3], 0);
+    sfnt_glyph_free(fv_font_mem(font), &g);
+    assert_int_equal(sfnt_glyph_load(s, 2, fv_font_mem(font), &g, &err), FV_E_BAD_GLYPH_ID);
+    fv_font_close(font);
+    free(bytes);
+}
+
+static void test_not_a_font(void **state)
+{
+    (void)state;
+    static const uint8_t junk[] = "this is not a font at all";
+    fv_font *font;
+    fv_error err;
+    assert_int_equal(fv_font_open_memory(junk, sizeof junk, 0, NULL, &font, &err), FV_E_NOT_A_FONT);
+    assert_int_equal(fv_font_open_memory(junk, 2, 0, NULL, &font, &err), FV_E_NOT_A_FONT);
+    assert_int_equal(fv_font_open_memory(NULL, 0, 0, NULL, &font, &err), FV_E_NOT_A_FONT);
+    assert_int_equal(fv_font_open_file("/nonexistent/font.ttf", 0, NULL, &font, &err), FV_E_IO);
+}
+
+static void test_truncated_file(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fv_error err;
+    /* Cut inside the directory, then inside the last table. */
+    assert_int_equal(open_built(&fb, &err, 20), FV_E_TRUNCATED);
+    assert_int_equal(open_built(&fb, &err, 12 + 16 * 6 + 30), FV_E_TRUNCATED);
+    assert_int_not_equal(err.table, 0); /* names the table that runs past the end */
+}
+
+static void test_short_head(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_find(&fb, "head")->len = 40;
+    fv_error err;
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("head"));
+    char msg[128];
+    fv_error_format(&err, msg, sizeof msg);
+    assert_string_equal(msg, "head@0x28: truncated");
+}
+
+static void test_bad_head_fields(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fv_error err;
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "head"), 18, 0); /* unitsPerEm */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_TABLE);
+    assert_int_equal(err.table, TAG("head"));
+    assert_int_equal(err.offset, 18);
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "head"), 50, 7); /* indexToLocFormat */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_TABLE);
+    assert_int_equal(err.offset, 50);
+}
+
+static void test_missing_and_bad_maxp(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fv_error err;
+    fb_minimal(&fb);
+    fb_find(&fb, "maxp")->tag = TAG("xxxx");
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_MISSING_TABLE);
+    assert_int_equal(err.table, TAG("maxp"));
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "maxp"), 0, 0x0002);
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_VERSION);
+    fb_minimal(&fb);
+    fb_find(&fb, "maxp")->len = 20; /* version 1.0 needs 32 bytes */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("maxp"));
+}
+
+static void test_short_loca_and_hmtx(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fv_error err;
+    fb_minimal(&fb);
+    fb_find(&fb, "loca")->len = 4; /* needs numGlyphs + 1 = 3 entries */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("loca"));
+    fb_minimal(&fb);
+    fb_find(&fb, "hmtx")->len = 6; /* 2 long metrics need 8 bytes */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("hmtx"));
+}
+
+static void test_corrupt_glyphs(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fv_error err;
+    /* Contour ends that do not increase. */
+    fb_minimal(&fb);
+    fb_table *glyf = fb_find(&fb, "glyf");
+    fb_put16(glyf, 0, 2);     /* two contours ... */
+    fb_put16(glyf, 10, 3);    /* ends 3 and then the instructionLength word (0) */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_GLYPH);
+    assert_int_equal(err.table, TAG("glyf"));
+    assert_int_equal(err.glyph, 1);
+    /* Coordinates cut short: the glyph's loca range ends in its x array. */
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "loca"), 4, 12); /* glyph 1 is 24 bytes long */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("glyf"));
+    assert_int_equal(err.glyph, 1);
+    /* Flag repeat running past the last point. */
+    fb_minimal(&fb);
+    glyf = fb_find(&fb, "glyf");
+    glyf->data[14] = 0x09; /* on-curve + repeat */
+    glyf->data[15] = 10;   /* ten more copies of four points */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_GLYPH);
+    /* numberOfContours below -1. */
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "glyf"), 0, 0xFFFE);
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_BAD_GLYPH);
+    /* A composite whose component record is cut. */
+    fb_minimal(&fb);
+    glyf = fb_find(&fb, "glyf");
+    fb_put16(glyf, 0, 0xFFFF);
+    fb_put16(glyf, 10, 0x0021); /* ARG_1_AND_2_ARE_WORDS | MORE_COMPONENTS, forever */
+    fb_put16(glyf, 12, 1);
+    fb_put16(fb_find(&fb, "loca"), 4, 9); /* the glyph ends after one 8-byte component */
+    assert_int_equal(open_built(&fb, &err, 0), FV_E_TRUNCATED);
+    assert_int_equal(err.table, TAG("glyf"));
+}
+
+static void test_collection_face_index(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    /* A collection of one face pointing at offset 16 (after the header). */
+    size_t total = 16 + size;
+    uint8_t *ttc = calloc(1, total);
+    memcpy(ttc, "ttcf\0\1\0\0\0\0\0\1\0\0\0\x10", 16);
+    memcpy(ttc + 16, font, size);
+    /* Table offsets inside a collection are file-relative: shift them. */
+    for (int i = 0; i < fb.count; i++) {
+        uint8_t *rec = ttc + 16 + 12 + 16 * i + 8;
+        uint32_t off = (uint32_t)rec[0] << 24 | (uint32_t)rec[1] << 16 | (uint32_t)rec[2] << 8 | rec[3];
+        off += 16;
+        rec[0] = (uint8_t)(off >> 24); rec[1] = (uint8_t)(off >> 16); rec[2] = (uint8_t)(off >> 8); rec[3] = (uint8_t)off;
+    }
+    uint32_t faces;
+    fv_error err;
+    fv_font *f;
+    assert_int_equal(fv_font_count_faces(ttc, total, &faces, &err), FV_OK);
+    assert_int_equal(faces, 1);
+    assert_int_equal(fv_font_open_memory(ttc, total, 0, NULL, &f, &err), FV_OK);
+    assert_int_equal(fv_font_glyph_count(f), 2);
+    fv_font_close(f);
+    assert_int_equal(fv_font_open_memory(ttc, total, 1, NULL, &f, &err), FV_E_BAD_FACE_INDEX);
+    free(ttc);
+    free(font);
+}
+
+static void test_memory_cap(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    size_t size;
+    uint8_t *bytes = fb_serialize(&fb, &size);
+    fv_allocator tiny = {NULL, NULL, NULL, 64}; /* smaller than the font object */
+    fv_font *font;
+    fv_error err;
+    assert_int_equal(fv_font_open_memory(bytes, size, 0, &tiny, &font, &err), FV_E_NOMEM);
+    free(bytes);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minimal_font_is_valid), cmocka_unit_test(test_not_a_font),
+        cmocka_unit_test(test_truncated_file),        cmocka_unit_test(test_short_head),
+        cmocka_unit_test(test_bad_head_fields),       cmocka_unit_test(test_missing_and_bad_maxp),
+        cmocka_unit_test(test_short_loca_and_hmtx),   cmocka_unit_test(test_corrupt_glyphs),
+        cmocka_unit_test(test_collection_face_index), cmocka_unit_test(test_memory_cap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
