@@ -1,0 +1,387 @@
+/* fvconform-gr: shapes every line of a text file with graphite2, with
+ * HarfBuzz's graphite2 shaper and with fontvm, compares, and writes the
+ * JSON Lines records of conformance/RECORDS.md on stdout.
+ *
+ *   fvconform-gr --font PATH --text-file F [--features id=v,...] [--lang xx]
+ *                [--rtl] [--ref graphite2|harfbuzz|both] [--detail-limit N]
+ *                [--self-check]
+ *
+ * --self-check replaces fontvm by graphite2 itself: the graphite2 side is
+ * then identical by construction and the HarfBuzz side checks the
+ * derivation in gr_derive_hb.c against the real HarfBuzz. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <graphite2/Font.h>
+#include <hb.h>
+#include <jansson.h>
+
+#include "fontvm/fontvm.h"
+#include "fontvm/graphite.h"
+#include "gr_compare.h"
+
+/* Longest line shaped, in code points (the UDHR lines are < 2000). */
+#define MAX_LINE_CHARS 65536
+
+typedef struct counts {
+    long cases, identical, different, err_fv, err_ref, err_both;
+} counts;
+
+typedef struct runner {
+    const char *font_path, *texts, *features_spec;
+    grc_features features;
+    char features_text[512];
+    int rtl, want_gr, want_hb, self_check;
+    long detail_limit;
+    uint16_t upem;
+    grc_gr2 *gr2;
+    grc_hb *hb;
+    fv_font *font;
+    fv_gr_face *face;
+    counts c_gr, c_hb;
+    long detail_gr, detail_hb;
+} runner;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void emit(json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+    if (s) {
+        fputs(s, stdout);
+        fputc('\n', stdout);
+        free(s);
+    }
+    json_decref(o);
+}
+
+static void emit_error(const char *msg)
+{
+    emit(json_pack("{s:s,s:s}", "type", "error", "message", msg));
+    fflush(stdout);
+}
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    fclose(f);
+    *size = len;
+    return buf;
+}
+
+static json_t *gr_glyphs_json(const grc_run *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->num_glyphs; i++)
+        json_array_append_new(a, json_pack("{s:I,s:f,s:f}", "gid", (json_int_t)r->glyphs[i].gid, "x",
+                                           r->glyphs[i].x, "y", r->glyphs[i].y));
+    return a;
+}
+
+/* HarfBuzz glyphs as absolute positions (pen + offset) plus raw values. */
+static json_t *hb_glyphs_json(const grc_hb_run *r)
+{
+    json_t *a = json_array();
+    long pen = 0;
+    for (size_t i = 0; i < r->num_glyphs; i++) {
+        const grc_hb_glyph *g = &r->glyphs[i];
+        json_array_append_new(
+            a, json_pack("{s:I,s:f,s:f,s:I,s:i,s:i,s:i}", "gid", (json_int_t)g->gid, "x",
+                         (double)(pen + g->x_offset), "y", (double)g->y_offset, "cluster",
+                         (json_int_t)g->cluster, "x_advance", g->x_advance, "x_offset", g->x_offset,
+                         "y_offset", g->y_offset));
+        pen += g->x_advance;
+    }
+    return a;
+}
+
+static json_t *slot_json(json_t *glyphs, long slot)
+{
+    if (slot < 0 || (size_t)slot >= json_array_size(glyphs))
+        return json_null();
+    return json_incref(json_array_get(glyphs, (size_t)slot));
+}
+
+static void count(counts *c, grc_status st)
+{
+    c->cases++;
+    switch (st) {
+    case GRC_IDENTICAL: c->identical++; break;
+    case GRC_DIFFERENT: c->different++; break;
+    case GRC_ERROR_FONTVM_ONLY: c->err_fv++; break;
+    case GRC_ERROR_REF_ONLY: c->err_ref++; break;
+    case GRC_ERROR_BOTH: c->err_both++; break;
+    }
+}
+
+static void emit_case(runner *R, long line, const char *text, size_t text_len, const char *ref,
+                      grc_diff d, const char *ref_error, const char *fontvm_error, json_t *ref_glyphs,
+                      json_t *fv_glyphs, long *detail_count, const char *what)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "type", json_string("gr_case"));
+    json_object_set_new(o, "font", json_string(R->font_path));
+    json_object_set_new(o, "texts", json_string(R->texts));
+    json_object_set_new(o, "line", json_integer(line));
+    json_object_set_new(o, "text", json_stringn_nocheck(text, text_len));
+    json_object_set_new(o, "features", json_string(R->features_text));
+    json_object_set_new(o, "rtl", json_boolean(R->rtl));
+    json_object_set_new(o, "ref", json_string(ref));
+    json_object_set_new(o, "status", json_string(grc_status_name(d.status)));
+    json_object_set_new(o, "ref_error", ref_error ? json_string(ref_error) : json_null());
+    json_object_set_new(o, "fontvm_error", fontvm_error ? json_string(fontvm_error) : json_null());
+    if (d.status == GRC_DIFFERENT) {
+        json_object_set_new(o, "first_diff",
+                            json_pack("{s:I,s:s,s:o,s:o}", "slot", (json_int_t)d.slot, "what", what,
+                                      "ref", slot_json(ref_glyphs, d.slot), "fontvm",
+                                      slot_json(fv_glyphs, d.slot)));
+    } else {
+        json_object_set_new(o, "first_diff", json_null());
+    }
+    /* fontvm exposes no per-rule trace to the runner yet. */
+    json_object_set_new(o, "culprit", json_null());
+    if (*detail_count < R->detail_limit && ref_glyphs && fv_glyphs) {
+        (*detail_count)++;
+        json_object_set_new(o, "detail",
+                            json_pack("{s:O,s:O,s:i}", "ref_glyphs", ref_glyphs, "fontvm_glyphs",
+                                      fv_glyphs, "units_per_em", (int)R->upem));
+    }
+    emit(o);
+}
+
+static int shape_fontvm_or_self(runner *R, const grc_request *req, grc_run *out)
+{
+    if (R->self_check)
+        return grc_gr2_shape(R->gr2, req, out);
+    return grc_fv_shape(R->face, req, out);
+}
+
+static int do_line(runner *R, long line, const char *text, size_t text_len, uint32_t *cps)
+{
+    size_t n = grc_utf8_decode(text, text_len, cps, MAX_LINE_CHARS);
+    if (R->want_gr) {
+        grc_request req = {cps, n, &R->features, R->rtl ? 1 : 0};
+        grc_run ref, fv;
+        if (grc_gr2_shape(R->gr2, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0)
+            return -1;
+        grc_diff d = grc_compare_gr(&ref, &fv);
+        count(&R->c_gr, d.status);
+        if (d.status != GRC_IDENTICAL) {
+            json_t *rg = ref.ok ? gr_glyphs_json(&ref) : NULL;
+            json_t *fg = fv.ok ? gr_glyphs_json(&fv) : NULL;
+            emit_case(R, line, text, text_len, "graphite2", d, ref.ok ? NULL : ref.error,
+                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_gr, d.what);
+            json_decref(rg);
+            json_decref(fg);
+        }
+        grc_run_free(&ref);
+        grc_run_free(&fv);
+    }
+    if (R->want_hb) {
+        /* HarfBuzz asks graphite2 for "no bidi" plus the direction. */
+        grc_request req = {cps, n, &R->features, R->rtl ? 3 : 0};
+        grc_hb_run ref, fvh;
+        grc_run fv;
+        if (grc_hb_shape(R->hb, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0
+            || grc_derive_hb(&fv, &req, &fvh) != 0)
+            return -1;
+        grc_diff d = grc_compare_hb(&ref, &fvh);
+        count(&R->c_hb, d.status);
+        if (d.status != GRC_IDENTICAL) {
+            json_t *rg = ref.ok ? hb_glyphs_json(&ref) : NULL;
+            json_t *fg = fvh.ok ? hb_glyphs_json(&fvh) : NULL;
+            emit_case(R, line, text, text_len, "harfbuzz", d, ref.ok ? NULL : ref.error,
+                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_hb, d.what);
+            json_decref(rg);
+            json_decref(fg);
+        }
+        grc_run_free(&fv);
+        grc_hb_run_free(&ref);
+        grc_hb_run_free(&fvh);
+    }
+    return 0;
+}
+
+static void emit_summary(runner *R, const char *ref, const counts *c, double seconds)
+{
+    const char *name = fv_font_family(R->font);
+    emit(json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "type", "gr_summary",
+                   "font", R->font_path, "font_name", name ? name : "", "texts", R->texts,
+                   "features", R->features_text, "ref", ref, "cases", (json_int_t)c->cases,
+                   "identical", (json_int_t)c->identical, "different", (json_int_t)c->different,
+                   "error_fontvm_only", (json_int_t)c->err_fv, "error_ref_only",
+                   (json_int_t)c->err_ref, "error_both", (json_int_t)c->err_both, "seconds",
+                   seconds));
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: fvconform-gr --font PATH --text-file F [--features id=v,...] [--lang xx]\n"
+                    "                    [--rtl] [--ref graphite2|harfbuzz|both] [--detail-limit N]\n"
+                    "                    [--self-check]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    runner R;
+    memset(&R, 0, sizeof R);
+    R.want_gr = R.want_hb = 1;
+    R.detail_limit = 20;
+    const char *lang = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--font") && v) {
+            R.font_path = v; i++;
+        } else if (!strcmp(a, "--text-file") && v) {
+            R.texts = v; i++;
+        } else if (!strcmp(a, "--features") && v) {
+            R.features_spec = v; i++;
+        } else if (!strcmp(a, "--lang") && v) {
+            lang = v; i++;
+        } else if (!strcmp(a, "--rtl")) {
+            R.rtl = 1;
+        } else if (!strcmp(a, "--self-check")) {
+            R.self_check = 1;
+        } else if (!strcmp(a, "--detail-limit") && v) {
+            R.detail_limit = strtol(v, NULL, 10); i++;
+        } else if (!strcmp(a, "--ref") && v) {
+            R.want_gr = !strcmp(v, "graphite2") || !strcmp(v, "both");
+            R.want_hb = !strcmp(v, "harfbuzz") || !strcmp(v, "both");
+            if (!R.want_gr && !R.want_hb)
+                return usage();
+            i++;
+        } else {
+            return usage();
+        }
+    }
+    if (!R.font_path || !R.texts)
+        return usage();
+    char msg[256];
+    if (grc_parse_features(R.features_spec, &R.features, msg, sizeof msg) != 0) {
+        fprintf(stderr, "fvconform-gr: %s\n", msg);
+        return 2;
+    }
+    if (lang && grc_parse_tag(lang, strlen(lang), &R.features.lang) != 0) {
+        fprintf(stderr, "fvconform-gr: bad language '%s'\n", lang);
+        return 2;
+    }
+    grc_format_features(&R.features, R.features_text, sizeof R.features_text);
+
+    emit(json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:s}", "type", "run", "schema", 1, "runner", "gr",
+                   "fontvm", fv_version(), "freetype", "", "graphite2", "1.3.14", "harfbuzz",
+                   hb_version_string()));
+    size_t font_size = 0, text_size = 0;
+    unsigned char *font = slurp(R.font_path, &font_size);
+    unsigned char *texts = slurp(R.texts, &text_size);
+    if (!font || !texts) {
+        emit_error(!font ? "cannot read the font" : "cannot read the text file");
+        free(font);
+        free(texts);
+        return 1;
+    }
+    int rc = 0;
+    uint32_t *cps = malloc(MAX_LINE_CHARS * sizeof *cps);
+    fv_error err;
+    fv_error_clear(&err);
+    R.gr2 = grc_gr2_open(font, font_size, msg, sizeof msg);
+    R.hb = grc_hb_open(font, font_size, msg, sizeof msg);
+    if (fv_font_open_memory(font, font_size, 0, NULL, &R.font, &err) != FV_OK
+        || fv_gr_face_new(R.font, &R.face, &err) != FV_OK) {
+        char e[256], m[400];
+        fv_error_format(&err, e, sizeof e);
+        snprintf(m, sizeof m, "fontvm cannot open %s: %s%s", R.font_path, e,
+                 R.gr2 ? " (graphite2 accepts it)" : " (graphite2 rejects it too)");
+        emit_error(m);
+        rc = 1;
+        goto done;
+    }
+    if (!R.gr2 || !R.hb || !cps) {
+        char m[400];
+        snprintf(m, sizeof m, "graphite2 cannot open %s: %s (fontvm accepts it)", R.font_path, msg);
+        emit_error(m);
+        rc = 1;
+        goto done;
+    }
+    R.upem = grc_gr2_upem(R.gr2);
+
+    long total = 0;
+    for (size_t i = 0; i < text_size; i++)
+        total += texts[i] == '\n';
+    if (text_size && texts[text_size - 1] != '\n')
+        total++;
+    double t0 = now(), last = t0;
+    long line = 0;
+    size_t pos = 0;
+    while (pos < text_size) {
+        size_t end = pos;
+        while (end < text_size && texts[end] != '\n')
+            end++;
+        size_t len = end - pos;
+        if (len && texts[pos + len - 1] == '\r')
+            len--;
+        line++;
+        if (do_line(&R, line, (const char *)texts + pos, len, cps) != 0) {
+            emit_error("out of memory");
+            rc = 1;
+            goto done;
+        }
+        pos = end + 1;
+        double t = now();
+        if (t - last >= 0.5) {
+            emit(json_pack("{s:s,s:I,s:I}", "type", "progress", "done", (json_int_t)line, "total",
+                           (json_int_t)total));
+            fflush(stdout);
+            last = t;
+        }
+    }
+    emit(json_pack("{s:s,s:I,s:I}", "type", "progress", "done", (json_int_t)line, "total",
+                   (json_int_t)total));
+    double secs = now() - t0;
+    if (R.want_gr)
+        emit_summary(&R, "graphite2", &R.c_gr, secs);
+    if (R.want_hb)
+        emit_summary(&R, "harfbuzz", &R.c_hb, secs);
+done:
+    fflush(stdout);
+    if (R.face)
+        fv_gr_face_free(R.face);
+    if (R.font)
+        fv_font_close(R.font);
+    grc_gr2_close(R.gr2);
+    grc_hb_close(R.hb);
+    free(cps);
+    free(font);
+    free(texts);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* Comparison of two Graphite runs (graphite2 terms) or two HarfBuzz
+ * buffers.  The first difference found is reported; its slot is the
+ * "first_diff" of the gr_case record. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gr_compare.h"
+
+static grc_diff diff_at(grc_status st, long slot, const char *what)
+{
+    grc_diff d;
+    d.status = st;
+    d.slot = slot;
+    snprintf(d.what, sizeof d.what, "%s", what);
+    return d;
+}
+
+static grc_diff error_diff(int ref_ok, int fv_ok)
+{
+    if (!ref_ok && !fv_ok)
+        return diff_at(GRC_ERROR_BOTH, -1, "error");
+    if (!ref_ok)
+        return diff_at(GRC_ERROR_REF_ONLY, -1, "error");
+    return diff_at(GRC_ERROR_FONTVM_ONLY, -1, "error");
+}
+
+static int close_enough(double a, double b)
+{
+    return fabs(a - b) <= GRC_POS_TOLERANCE;
+}
+
+grc_diff grc_compare_gr(const grc_run *ref, const grc_run *fv)
+{
+    if (!ref->ok || !fv->ok)
+        return error_diff(ref->ok, fv->ok);
+    size_t n = ref->num_glyphs < fv->num_glyphs ? ref->num_glyphs : fv->num_glyphs;
+    for (size_t i = 0; i < n; i++) {
+        const grc_glyph *a = &ref->glyphs[i], *b = &fv->glyphs[i];
+        if (a->gid != b->gid)
+            return diff_at(GRC_DIFFERENT, (long)i, "gid");
+        if (!close_enough(a->x, b->x) || !close_enough(a->y, b->y))
+            return diff_at(GRC_DIFFERENT, (long)i, "position");
+        if (a->before != b->before || a->after != b->after)
+            return diff_at(GRC_DIFFERENT, (long)i, "slot_chars");
+    }
+    if (ref->num_glyphs != fv->num_glyphs)
+        return diff_at(GRC_DIFFERENT, (long)n, "count");
+    if (!close_enough(ref->advance_x, fv->advance_x) || !close_enough(ref->advance_y, fv->advance_y))
+        return diff_at(GRC_DIFFERENT, -1, "advance");
+    if (ref->num_chars != fv->num_chars)
+        return diff_at(GRC_DIFFERENT, -1, "char_count");
+    for (size_t c = 0; c < ref->num_chars; c++)
+        if (ref->chars[c].before != fv->chars[c].before || ref->chars[c].after != fv->chars[c].after)
+            return diff_at(GRC_DIFFERENT, -1, "chars");
+    return diff_at(GRC_IDENTICAL, -1, "");
+}
+
+grc_diff grc_compare_hb(const grc_hb_run *ref, const grc_hb_run *fv)
+{
+    if (!ref->ok || !fv->ok)
+        return error_diff(ref->ok, fv->ok);
+    size_t n = ref->num_glyphs < fv->num_glyphs ? ref->num_glyphs : fv->num_glyphs;
+    for (size_t i = 0; i < n; i++) {
+        const grc_hb_glyph *a = &ref->glyphs[i], *b = &fv->glyphs[i];
+        if (a->gid != b->gid)
+            return diff_at(GRC_DIFFERENT, (long)i, "gid");
+        if (a->cluster != b->cluster)
+            return diff_at(GRC_DIFFERENT, (long)i, "cluster");
+        if (a->x_advance != b->x_advance || a->y_advance != b->y_advance || a->x_offset != b->x_offset
+            || a->y_offset != b->y_offset)
+            return diff_at(GRC_DIFFERENT, (long)i, "position");
+    }
+    if (ref->num_glyphs != fv->num_glyphs)
+        return diff_at(GRC_DIFFERENT, (long)n, "count");
+    return diff_at(GRC_IDENTICAL, -1, "");
+}

@@ -1,0 +1,120 @@
+/* HarfBuzz's graphite2 shaper, seen from outside: how a graphite2 segment
+ * becomes a HarfBuzz buffer.  Learnt by testing HarfBuzz 6.0.0 against
+ * graphite2 1.3.14 on the corpus (fvconform-gr --self-check checks this
+ * derivation against HarfBuzz on graphite2's own segments):
+ *
+ * - Characters are grouped into clusters while walking the slots in
+ *   segment order.  A slot whose `before` char lies in an earlier cluster
+ *   merges the clusters back to that one; a slot that may have a break
+ *   before it (gr_slatInsert) and whose `before` char lies past the current
+ *   cluster's chars starts a new cluster at the next char.  A slot's
+ *   `after` char extends its cluster.  A cluster's HarfBuzz cluster value is
+ *   its first char's index.
+ * - Every glyph of a cluster has the cluster's value.  The first glyph (in
+ *   slot order) carries the whole cluster advance: the distance from this
+ *   cluster's first-glyph origin to the next cluster's (the segment advance
+ *   after the last), in visual order; the other glyphs have no advance.
+ *   Offsets place each glyph at its graphite2 origin relative to the pen.
+ * - Right to left: clusters are emitted last to first, glyphs within a
+ *   cluster stay in slot order, and the advance runs to the cluster that
+ *   precedes in segment order.
+ * - Values are rounded to integers as HarfBuzz does at scale = upem. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr_compare.h"
+
+typedef struct cluster {
+    size_t base_char, num_chars;
+    size_t base_glyph, num_glyphs;
+    double advance;
+} cluster;
+
+static int32_t rnd(double v)
+{
+    return (int32_t)lround(v);
+}
+
+int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!run->ok) {
+        memcpy(out->error, run->error, sizeof out->error);
+        return 0;
+    }
+    size_t n = run->num_glyphs;
+    int rtl = req->rtl & 1;
+    out->glyphs = calloc(n ? n : 1, sizeof *out->glyphs);
+    cluster *cl = calloc(n ? n : 1, sizeof *cl);
+    if (!out->glyphs || !cl) {
+        free(cl);
+        return -1;
+    }
+    /* The running pen: HarfBuzz moves it by the whole advance of the
+     * cluster being closed, not by the increment just added, so a cluster
+     * merged back and then closed again leaves the pen ahead of the glyphs
+     * until the next cluster corrects it.  Reproduced, not "fixed". */
+    double pen = rtl ? run->advance_x : 0.0;
+    size_t ci = 0;
+    for (size_t i = 0; i < n; i++) {
+        const grc_glyph *g = &run->glyphs[i];
+        size_t before = g->before < 0 ? 0 : (size_t)g->before;
+        size_t after = g->after < 0 ? 0 : (size_t)g->after;
+        while (ci > 0 && cl[ci].base_char > before) {
+            cl[ci - 1].num_chars += cl[ci].num_chars;
+            cl[ci - 1].num_glyphs += cl[ci].num_glyphs;
+            cl[ci - 1].advance += cl[ci].advance;
+            ci--;
+        }
+        if (i == 0 && rtl) {
+            cl[0].advance = pen - g->x;
+            pen -= cl[0].advance;
+        }
+        if (g->insert && cl[ci].num_chars && before >= cl[ci].base_char + cl[ci].num_chars) {
+            cluster *c = &cl[ci + 1];
+            c->base_char = cl[ci].base_char + cl[ci].num_chars;
+            c->num_chars = 1;
+            c->base_glyph = i;
+            c->num_glyphs = 0;
+            if (rtl) {
+                c->advance = pen - g->x;
+                pen -= c->advance;
+            } else {
+                c->advance = 0;
+                cl[ci].advance += g->x - pen;
+                pen += cl[ci].advance;
+            }
+            ci++;
+        }
+        cl[ci].num_glyphs++;
+        if (cl[ci].base_char + cl[ci].num_chars < after + 1)
+            cl[ci].num_chars = after + 1 - cl[ci].base_char;
+    }
+    size_t nclusters = n ? ci + 1 : 0;
+    if (nclusters && !rtl)
+        cl[ci].advance += run->advance_x - pen;
+    /* Emit in visual order; offsets are relative to the pen, which moves by
+     * each glyph's advance (only a cluster's first glyph has one). */
+    size_t o = 0;
+    double x = 0;
+    for (size_t k = 0; k < nclusters; k++) {
+        const cluster *cc = &cl[rtl ? nclusters - 1 - k : k];
+        for (size_t j = 0; j < cc->num_glyphs && o < n && cc->base_glyph + j < n; j++, o++) {
+            const grc_glyph *g = &run->glyphs[cc->base_glyph + j];
+            grc_hb_glyph *h = &out->glyphs[o];
+            h->gid = g->gid;
+            h->cluster = (uint32_t)cc->base_char;
+            h->x_offset = rnd(g->x - x);
+            h->y_offset = rnd(g->y);
+            if (j == 0) {
+                h->x_advance = rnd(cc->advance);
+                x += cc->advance;
+            }
+        }
+    }
+    out->num_glyphs = o;
+    out->ok = 1;
+    free(cl);
+    return 0;
+}
