@@ -1,0 +1,172 @@
+/* The shared fuzzer template.
+ *
+ * Every fuzz target is one small file fuzz/<target>.c that defines
+ *
+ *     static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
+ *     FVFUZZ_TARGET(<target>, <max input bytes>, run)
+ *
+ * and nothing else global.  The macro makes an fvfuzz_target descriptor and,
+ * unless the file is compiled into the all-targets replay tool
+ * (FVFUZZ_REPLAY_ALL), the engine entry point LLVMFuzzerTestOneInput.  The
+ * same object then links against libFuzzer, the AFL++ persistent-mode driver
+ * (fuzz/afl_main.c) or OSS-Fuzz's $LIB_FUZZING_ENGINE.
+ *
+ * Rules every target follows (checked here where they can be):
+ *  - no global mutable state: everything lives on the stack of one run;
+ *  - inputs above max_input are ignored (the .options file says the same to
+ *    libFuzzer, so the engine never generates them);
+ *  - work is capped by the VMs' own budgets plus per-target caps (glyphs,
+ *    sizes, text length) written as named constants in the target;
+ *  - all library memory goes through an fvfuzz_alloc, which the input tells
+ *    to fail its Nth allocation, and which must be empty again after the
+ *    run: a leak through the library's allocator aborts the run. */
+#ifndef FVFUZZ_FUZZ_H
+#define FVFUZZ_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fontvm/alloc.h"
+#include "fontvm/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-run options chosen by the driver (never by the input). */
+typedef struct fvfuzz_ctx {
+    /* Replay only: print the VM's instruction trace and the final error to
+     * `log` (used by scripts/repro).  0 in the fuzzing engines. */
+    int trace;
+    FILE *log; /* NULL: quiet */
+} fvfuzz_ctx;
+
+typedef int (*fvfuzz_fn)(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size);
+
+typedef struct fvfuzz_target {
+    const char *name;
+    fvfuzz_fn run;
+    size_t max_input;
+} fvfuzz_target;
+
+/* Runs one input through a target: applies the size cap, then run(). */
+int fvfuzz_entry(const fvfuzz_target *t, const fvfuzz_ctx *ctx, const uint8_t *data,
+                 size_t size);
+
+/* A run that must not continue (leak, divergence, broken invariant):
+ * prints "fvfuzz: <target>: <message>" and aborts, which every engine and
+ * the replay tool report as a crash. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn, format(printf, 2, 3)))
+#endif
+void fvfuzz_fail(const char *target, const char *fmt, ...);
+
+/* ---- Configuration bytes ----------------------------------------------
+ * Targets take their parameters from the LAST bytes of the input (the
+ * "trailer"), so the payload at the front (bytecode, a font file) can be
+ * mutated without shifting the parameters and vice versa.  An input shorter
+ * than the trailer is all payload with an all-zero trailer. */
+typedef struct fvfuzz_input {
+    const uint8_t *payload;
+    size_t payload_len;
+    uint8_t trailer[32];
+    size_t trailer_len;
+} fvfuzz_input;
+
+void fvfuzz_split(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_input *in);
+/* Reads trailer bytes (big-endian); positions beyond trailer_len read 0. */
+uint8_t fvfuzz_u8(const fvfuzz_input *in, size_t pos);
+uint16_t fvfuzz_u16(const fvfuzz_input *in, size_t pos);
+
+/* ---- The failing allocator -------------------------------------------- */
+typedef struct fvfuzz_alloc {
+    fv_allocator a;       /* hand &a to the library */
+    uint64_t count;       /* allocations attempted so far */
+    uint64_t fail_at;     /* 1-based index of the first failing allocation; 0 = never */
+    int fail_all_after;   /* 1: every allocation from fail_at on fails; 0: only that one */
+    uint64_t failures;    /* allocations refused so far */
+    size_t live;          /* bytes handed out and not yet freed */
+    uint64_t live_blocks;
+} fvfuzz_alloc;
+
+/* Cap on live library memory per font in the fuzzers.  Far above any real
+ * font's parsed state (a few MiB) and far below libFuzzer's 2 GiB RSS limit,
+ * so the library's own cap, not the engine, stops hostile growth. */
+#define FVFUZZ_MEMORY_CAP ((size_t)64 * 1024 * 1024)
+
+/* Sets up the allocator from two configuration bytes.  When both top bits of
+ * `cfg` are set (a quarter of all inputs) allocation number
+ * (cfg & 0x0FFF) + 1 fails, and with bit 0x2000 also set every allocation
+ * after it fails too; otherwise nothing fails.  The cap is
+ * FVFUZZ_MEMORY_CAP. */
+#define FVFUZZ_ALLOC_FAIL_ENABLE 0xC000u
+#define FVFUZZ_ALLOC_FAIL_STICKY 0x2000u
+#define FVFUZZ_ALLOC_FAIL_INDEX 0x0FFFu
+void fvfuzz_alloc_init(fvfuzz_alloc *fa, uint16_t cfg);
+/* Aborts (fvfuzz_fail) when anything allocated through fa is still live. */
+void fvfuzz_alloc_check_clean(const fvfuzz_alloc *fa, const char *target);
+
+/* Prints an fv_error as one line to ctx->log when ctx->log is set. */
+void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- The target macro -------------------------------------------------- */
+#ifdef FVFUZZ_REPLAY_ALL
+#define FVFUZZ_ENTRY_POINT_(name)
+#else
+#define FVFUZZ_ENTRY_POINT_(name)                                                    \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                    \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                     \
+    {                                                                                \
+        static const fvfuzz_ctx quiet = {0, NULL};                                   \
+        return fvfuzz_entry(&fvfuzz_target_##name, &quiet, data, size);             \
+    }
+#endif
+
+/* Targets whose input is [bytecode][trailer] also name their mutator layout
+ * (mutator/mutator.c); in libFuzzer builds this installs the structure-aware
+ * mutator, leaving a third of the mutations to libFuzzer's own. */
+#if defined(FVFUZZ_LIBFUZZER) && !defined(FVFUZZ_REPLAY_ALL)
+#include "mutator/mutator.h"
+#define FVFUZZ_CODE_MUTATOR(name)                                                    \
+    size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);                 \
+    size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,           \
+                                   unsigned int seed);                               \
+    size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max,           \
+                                   unsigned int seed)                                \
+    {                                                                                \
+        fvmut_layout l;                                                              \
+        fvmut_rng r;                                                                 \
+        fvmut_rng_seed(&r, seed);                                                    \
+        if (!fvmut_layout_for(#name, &l) || fvmut_rand(&r, 3) == 0)                  \
+            return LLVMFuzzerMutate(data, size, max);                                \
+        return fvmut_mutate(&l, data, size, max, &r);                                \
+    }                                                                                \
+    size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t an, const uint8_t *b,  \
+                                     size_t bn, uint8_t *out, size_t max,            \
+                                     unsigned int seed);                             \
+    size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t an, const uint8_t *b,  \
+                                     size_t bn, uint8_t *out, size_t max,            \
+                                     unsigned int seed)                              \
+    {                                                                                \
+        fvmut_layout l;                                                              \
+        fvmut_rng r;                                                                 \
+        fvmut_rng_seed(&r, seed);                                                    \
+        if (!fvmut_layout_for(#name, &l))                                            \
+            return 0;                                                                \
+        return fvmut_crossover(&l, a, an, b, bn, out, max, &r);                      \
+    }
+#else
+#define FVFUZZ_CODE_MUTATOR(name)
+#endif
+
+#define FVFUZZ_TARGET(name, max_input, fn)                                           \
+    extern const fvfuzz_target fvfuzz_target_##name;                                 \
+    const fvfuzz_target fvfuzz_target_##name = {#name, fn, (max_input)};             \
+    FVFUZZ_ENTRY_POINT_(name)
+
+#endif

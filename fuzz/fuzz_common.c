@@ -1,0 +1,121 @@
+/* Support shared by every fuzz target: entry, trailer parsing, the failing
+ * allocator.  No global mutable state: the allocator lives in each run. */
+#include "fuzz.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fvfuzz_fail(const char *target, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "fvfuzz: %s: ", target);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+int fvfuzz_entry(const fvfuzz_target *t, const fvfuzz_ctx *ctx, const uint8_t *data,
+                 size_t size)
+{
+    if (size > t->max_input)
+        return 0;
+    /* libFuzzer hands a NULL pointer for the empty input; the targets read
+     * through spans, but give them a valid pointer anyway. */
+    static const uint8_t empty[1] = {0};
+    if (data == NULL)
+        data = empty, size = 0;
+    t->run(ctx, data, size);
+    return 0;
+}
+
+void fvfuzz_split(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_input *in)
+{
+    memset(in, 0, sizeof *in);
+    if (trailer_len > sizeof in->trailer)
+        trailer_len = sizeof in->trailer;
+    in->trailer_len = trailer_len;
+    if (size >= trailer_len) {
+        in->payload = data;
+        in->payload_len = size - trailer_len;
+        if (trailer_len > 0)
+            memcpy(in->trailer, data + in->payload_len, trailer_len);
+    } else {
+        in->payload = data;
+        in->payload_len = size;
+    }
+}
+
+uint8_t fvfuzz_u8(const fvfuzz_input *in, size_t pos)
+{
+    return pos < in->trailer_len ? in->trailer[pos] : 0;
+}
+
+uint16_t fvfuzz_u16(const fvfuzz_input *in, size_t pos)
+{
+    return (uint16_t)((unsigned)fvfuzz_u8(in, pos) << 8 | fvfuzz_u8(in, pos + 1));
+}
+
+static void *fa_alloc(void *user, size_t size)
+{
+    fvfuzz_alloc *fa = user;
+    fa->count++;
+    if (fa->fail_at != 0 &&
+        (fa->count == fa->fail_at || (fa->fail_all_after && fa->count > fa->fail_at))) {
+        fa->failures++;
+        return NULL;
+    }
+    void *p = malloc(size ? size : 1);
+    if (p != NULL) {
+        fa->live += size;
+        fa->live_blocks++;
+    }
+    return p;
+}
+
+static void fa_free(void *user, void *ptr, size_t size)
+{
+    fvfuzz_alloc *fa = user;
+    if (ptr == NULL)
+        return;
+    if (size > fa->live || fa->live_blocks == 0)
+        fvfuzz_fail("allocator", "free of %zu bytes but only %zu bytes in %llu blocks are live",
+                    size, fa->live, (unsigned long long)fa->live_blocks);
+    fa->live -= size;
+    fa->live_blocks--;
+    free(ptr);
+}
+
+void fvfuzz_alloc_init(fvfuzz_alloc *fa, uint16_t cfg)
+{
+    memset(fa, 0, sizeof *fa);
+    fa->a.alloc = fa_alloc;
+    fa->a.free = fa_free;
+    fa->a.user = fa;
+    fa->a.cap = FVFUZZ_MEMORY_CAP;
+    if ((cfg & FVFUZZ_ALLOC_FAIL_ENABLE) == FVFUZZ_ALLOC_FAIL_ENABLE) {
+        fa->fail_at = (uint64_t)(cfg & FVFUZZ_ALLOC_FAIL_INDEX) + 1;
+        fa->fail_all_after = (cfg & FVFUZZ_ALLOC_FAIL_STICKY) != 0;
+    }
+}
+
+void fvfuzz_alloc_check_clean(const fvfuzz_alloc *fa, const char *target)
+{
+    if (fa->live != 0 || fa->live_blocks != 0)
+        fvfuzz_fail(target, "leak: %zu bytes in %llu blocks still allocated after the run "
+                    "(%llu allocations, %llu refused)",
+                    fa->live, (unsigned long long)fa->live_blocks,
+                    (unsigned long long)fa->count, (unsigned long long)fa->failures);
+}
+
+void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *err)
+{
+    if (ctx->log == NULL)
+        return;
+    char buf[256];
+    fv_error_format(err, buf, sizeof buf);
+    fprintf(ctx->log, "%s: %s (%s)\n", what, buf, fv_status_name(err->kind));
+}

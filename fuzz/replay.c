@@ -1,0 +1,227 @@
+/* fvfuzz-replay: runs files through the fuzz targets without any fuzzing
+ * engine, so ctest, scripts/repro and users can replay crashes and corpora.
+ *
+ *   fvfuzz-replay [--target NAME] [--trace] FILE|DIR...
+ *   fvfuzz-replay --list
+ *
+ * Without --target the target is taken from the path: the directory name
+ * after "corpus/" (corpus/<target>/regress/<id>-<kind>), else the file's
+ * parent directory's parent.  Directories are replayed file by file (one
+ * level, skipping *.note files).  Exit status 0 when every file ran. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz.h"
+
+#define X(name) extern const fvfuzz_target fvfuzz_target_##name;
+#include "fvfuzz_targets.h"
+#undef X
+
+static const fvfuzz_target *const targets[] = {
+#define X(name) &fvfuzz_target_##name,
+#include "fvfuzz_targets.h"
+#undef X
+};
+
+static const fvfuzz_target *find_target(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (strlen(targets[i]->name) == len && strncmp(targets[i]->name, name, len) == 0)
+            return targets[i];
+    return NULL;
+}
+
+/* The target named by a path component: corpus/<t>/..., or any component
+ * that is a target name (the nearest to the file wins). */
+static const fvfuzz_target *target_from_path(const char *path)
+{
+    const char *c = strstr(path, "corpus/");
+    if (c != NULL) {
+        c += strlen("corpus/");
+        const char *end = strchr(c, '/');
+        if (end != NULL) {
+            const fvfuzz_target *t = find_target(c, (size_t)(end - c));
+            if (t != NULL)
+                return t;
+        }
+    }
+    const fvfuzz_target *found = NULL;
+    const char *p = path;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const fvfuzz_target *t = find_target(p, len);
+        if (t != NULL)
+            found = t;
+        p += len;
+        if (*p == '/')
+            p++;
+    }
+    return found;
+}
+
+static int read_file(const char *path, uint8_t **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (buf == NULL) {
+            fclose(f);
+            return -1;
+        }
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        cap *= 2;
+        uint8_t *nb = realloc(buf, cap);
+        if (nb == NULL)
+            free(buf);
+        buf = nb;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return -1;
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+static int replay_file(const char *path, const fvfuzz_target *forced, const fvfuzz_ctx *ctx)
+{
+    const fvfuzz_target *t = forced ? forced : target_from_path(path);
+    if (t == NULL) {
+        fprintf(stderr, "fvfuzz-replay: %s: cannot tell the target from the path; use --target\n",
+                path);
+        return 1;
+    }
+    uint8_t *data;
+    size_t len;
+    if (read_file(path, &data, &len) != 0) {
+        fprintf(stderr, "fvfuzz-replay: %s: cannot read\n", path);
+        return 1;
+    }
+    fprintf(stderr, "fvfuzz-replay: %s: %s (%zu bytes)\n", t->name, path, len);
+    fvfuzz_entry(t, ctx, data, len);
+    free(data);
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int replay_dir(const char *dir, const fvfuzz_target *forced, const fvfuzz_ctx *ctx,
+                      int *count)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        fprintf(stderr, "fvfuzz-replay: %s: cannot open directory\n", dir);
+        return 1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || has_suffix(e->d_name, ".note"))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nn = realloc(names, cap * sizeof *names);
+            if (nn == NULL)
+                break;
+            names = nn;
+        }
+        size_t l = strlen(dir) + strlen(e->d_name) + 2;
+        names[n] = malloc(l);
+        if (names[n] == NULL)
+            break;
+        snprintf(names[n], l, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(names, n, sizeof *names, cmp_str);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_dir(names[i])) {
+            bad |= replay_file(names[i], forced, ctx);
+            (*count)++;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const fvfuzz_target *forced = NULL;
+    fvfuzz_ctx ctx = {0, stderr};
+    int bad = 0, files = 0, i = 1;
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+            const char *name = argv[++i];
+            forced = find_target(name, strlen(name));
+            if (forced == NULL) {
+                fprintf(stderr, "fvfuzz-replay: unknown target '%s' (see --list)\n", name);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--trace") == 0) {
+            ctx.trace = 1;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            ctx.log = NULL;
+        } else if (strcmp(argv[i], "--list") == 0) {
+            for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++)
+                printf("%s\n", targets[k]->name);
+            return 0;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: %s [--target NAME] [--trace] [--quiet] FILE|DIR...\n"
+                   "       %s --list\n", argv[0], argv[0]);
+            return 0;
+        } else if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "fvfuzz-replay: unknown option '%s'\n", argv[i]);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "usage: %s [--target NAME] [--trace] FILE|DIR...\n", argv[0]);
+        return 2;
+    }
+    for (; i < argc; i++) {
+        if (is_dir(argv[i])) {
+            bad |= replay_dir(argv[i], forced, &ctx, &files);
+        } else {
+            bad |= replay_file(argv[i], forced, &ctx);
+            files++;
+        }
+    }
+    fprintf(stderr, "fvfuzz-replay: %d file(s) replayed%s\n", files, bad ? ", some unreadable" : "");
+    return bad;
+}
