@@ -1,0 +1,391 @@
+"""Corpus configuration: reads conformance/conform.toml and turns it, plus
+the command-line overrides, into the list of runner jobs.
+
+A job is one invocation of a C runner:
+  TrueType  one font face x all sizes x one mode   (fvconform-tt)
+  Graphite  one font x one text file x one feature setting, against every
+            configured reference                   (fvconform-gr)
+"""
+
+import fnmatch
+import glob
+import os
+import struct
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+
+MODES = ("v35", "v40", "v40-mono", "v40-lcd")
+GR_REFS = ("graphite2", "harfbuzz")
+
+
+class ConfigError(Exception):
+    """A problem with the configuration or the command line (exit code 2)."""
+
+
+@dataclass
+class Job:
+    engine: str            # "tt" or "gr"
+    font: str              # absolute path
+    set_name: str          # font set from the configuration, or "args"
+    weight: int            # estimated number of cases, for progress and ETA
+    face: int = 0
+    sizes: list = field(default_factory=list)
+    mode: str = ""
+    texts: str = ""        # absolute path of the text file
+    features: str = ""
+    rtl: bool = False
+    refs: list = field(default_factory=list)
+    detail_limit: int = 8
+    name: str = ""         # unique job name (set by build_jobs)
+
+    @property
+    def ident(self):
+        """A short, file-name-safe and unique name for this job."""
+        base = os.path.splitext(os.path.basename(self.font))[0]
+        if self.engine == "tt":
+            face = f"#{self.face}" if self.face else ""
+            return f"tt-{base}{face}-{self.mode}"
+        text = os.path.splitext(os.path.basename(self.texts))[0]
+        feat = ("-" + self.features.replace("=", "").replace(",", "+")) if self.features else ""
+        return f"gr-{base}-{text}{feat}"
+
+    def command(self, tt_bin, gr_bin):
+        if self.engine == "tt":
+            return [tt_bin, "--font", self.font, "--face", str(self.face),
+                    "--sizes", ",".join(self.sizes), "--modes", self.mode,
+                    "--detail-limit", str(self.detail_limit)]
+        cmd = [gr_bin, "--font", self.font, "--text-file", self.texts]
+        if self.features:
+            cmd += ["--features", self.features]
+        if self.rtl:
+            cmd.append("--rtl")
+        ref = "both" if set(self.refs) == set(GR_REFS) else self.refs[0]
+        cmd += ["--ref", ref, "--detail-limit", str(self.detail_limit)]
+        return cmd
+
+
+# --- small, bounds-checked readers of the font file -----------------------
+
+def _u16(d, o):
+    if o < 0 or o + 2 > len(d):
+        raise ValueError("truncated")
+    return struct.unpack_from(">H", d, o)[0]
+
+
+def _u32(d, o):
+    if o < 0 or o + 4 > len(d):
+        raise ValueError("truncated")
+    return struct.unpack_from(">I", d, o)[0]
+
+
+def _table_dir(d, base):
+    """{tag: (offset, length)} of the sfnt at `base`, or {} if unreadable."""
+    try:
+        n = _u16(d, base + 4)
+        out = {}
+        for i in range(n):
+            rec = base + 12 + 16 * i
+            if rec + 16 > len(d):
+                break
+            tag = d[rec:rec + 4].decode("latin-1")
+            out[tag] = (_u32(d, rec + 8), _u32(d, rec + 12))
+        return out
+    except ValueError:
+        return {}
+
+
+@dataclass
+class FontInfo:
+    faces: list            # one table directory per face
+    glyphs: list           # maxp numGlyphs per face
+
+
+def font_info(path):
+    with open(path, "rb") as f:
+        d = f.read()
+    bases = [0]
+    if d[:4] == b"ttcf":
+        try:
+            bases = [_u32(d, 12 + 4 * i) for i in range(_u32(d, 8))]
+        except ValueError:
+            bases = []
+    faces, glyphs = [], []
+    for b in bases:
+        t = _table_dir(d, b)
+        faces.append(t)
+        try:
+            glyphs.append(_u16(d, t["maxp"][0] + 4) if "maxp" in t else 0)
+        except ValueError:
+            glyphs.append(0)
+    return FontInfo(faces, glyphs), d
+
+
+def feature_sweep(path):
+    """Feature settings for a sweep: for each feature of the Feat table, each
+    listed value other than the default, as "id=value".  Feature ids that
+    are four printable characters are written as such (graphite2's -feat
+    accepts both)."""
+    info, d = font_info(path)
+    t = info.faces[0] if info.faces else {}
+    if "Feat" not in t:
+        return []
+    off, length = t["Feat"]
+    end = min(len(d), off + length)
+    d = d[:end]
+    out = []
+    try:
+        version = _u32(d, off)
+        count = _u16(d, off + 4)
+        rec = off + 12
+        size = 16 if version >= 0x00020000 else 12
+        for _ in range(count):
+            if version >= 0x00020000:
+                fid, nset = _u32(d, rec), _u16(d, rec + 4)
+                soff = _u32(d, rec + 8)
+            else:
+                fid, nset = _u16(d, rec), _u16(d, rec + 2)
+                soff = _u32(d, rec + 4)
+            rec += size
+            raw = struct.pack(">I", fid)
+            name = raw.decode("latin-1").rstrip("\0 ") if all(32 < c < 127 or c == 0 for c in raw) and raw[0] else str(fid)
+            values = []
+            for k in range(min(nset, 64)):
+                values.append(struct.unpack_from(">h", d, off + soff + 4 * k)[0] if off + soff + 4 * k + 2 <= len(d) else None)
+            values = [v for v in values if v is not None]
+            # The first setting is the default unless the font says
+            # otherwise; graphite2 uses the Feat default (first value).
+            for v in values[1:]:
+                out.append(f"{name}={v}")
+    except (ValueError, struct.error):
+        pass
+    return out
+
+
+# --- resolving font sets ---------------------------------------------------
+
+_dpkg_cache = {}
+
+
+def package_files(pkg):
+    if pkg not in _dpkg_cache:
+        r = subprocess.run(["dpkg", "-L", pkg], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise ConfigError(f"Debian package {pkg} is not installed (apt-get install {pkg})")
+        _dpkg_cache[pkg] = [p for p in r.stdout.split("\n") if p and os.path.isfile(p)]
+    return _dpkg_cache[pkg]
+
+
+def _as_list(v):
+    if v is None:
+        return []
+    return [v] if isinstance(v, str) else list(v)
+
+
+def _match(name, pattern):
+    return fnmatch.fnmatch(name.lower(), pattern.lower())
+
+
+def resolve_path(root, p):
+    return os.path.normpath(p if os.path.isabs(p) else os.path.join(root, p))
+
+
+def resolve_fontset(root, fs):
+    globs = _as_list(fs.get("glob", "*.ttf"))
+    if "package" in fs:
+        files = package_files(fs["package"])
+    elif "dir" in fs:
+        d = resolve_path(root, fs["dir"])
+        if not os.path.isdir(d):
+            raise ConfigError(f"font set {fs.get('name')}: folder {d} does not exist")
+        files = [os.path.join(d, n) for n in os.listdir(d)]
+    else:
+        raise ConfigError(f"font set {fs.get('name')}: needs 'package' or 'dir'")
+    out = []
+    for g in globs:
+        hit = sorted(f for f in files if _match(os.path.basename(f), g))
+        if not hit and not any(c in g for c in "*?["):
+            raise ConfigError(f"font set {fs.get('name')}: {g} not found")
+        out += [h for h in hit if h not in out]
+    return out
+
+
+def resolve_texts(root, patterns):
+    out = []
+    for p in patterns:
+        full = resolve_path(root, p)
+        d, pat = os.path.split(full)
+        if any(c in pat for c in "*?["):
+            hits = sorted(os.path.join(d, n) for n in os.listdir(d) if _match(n, pat)) if os.path.isdir(d) else []
+        else:
+            hits = [full] if os.path.isfile(full) else []
+            if not hits:
+                raise ConfigError(f"text file {p} not found")
+        out += [h for h in hits if h not in out]
+    return out
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(1 for line in f if line.strip())
+
+
+# --- command-line values ---------------------------------------------------
+
+def parse_sizes(v):
+    """"6-24,28,10.5" -> ["6", ..., "24", "28", "10.5"] (strings as the runner
+    and the records write them)."""
+    out = []
+    for part in str(v).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part and "x" not in part:
+            a, b = part.split("-", 1)
+            try:
+                a, b = int(a), int(b)
+            except ValueError:
+                raise ConfigError(f"bad size range {part!r} (use e.g. 6-24)")
+            out += [str(i) for i in range(a, b + 1)]
+        else:
+            try:
+                for q in part.split("x"):
+                    if float(q) <= 0:
+                        raise ValueError
+            except ValueError:
+                raise ConfigError(f"bad size {part!r}")
+            out.append(part)
+    return out
+
+
+def size_str(s):
+    if isinstance(s, float) and s.is_integer():
+        return str(int(s))
+    return str(s)
+
+
+def parse_modes(v):
+    modes = [m.strip() for m in v.split(",") if m.strip()]
+    for m in modes:
+        if m not in MODES:
+            raise ConfigError(f"unknown mode {m!r} (one of {', '.join(MODES)})")
+    return modes
+
+
+# --- the job list ----------------------------------------------------------
+
+def load(path):
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"configuration {path} not found")
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: {e}")
+
+
+def _font_filter(patterns):
+    if not patterns:
+        return None
+
+    def ok(set_name, path):
+        b = os.path.basename(path).lower()
+        for p in patterns:
+            pl = p.lower()
+            if pl == set_name.lower() or _match(b, pl):
+                return True
+            if not any(c in pl for c in "*?[") and pl in b:
+                return True
+        return False
+    return ok
+
+
+def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
+               paths=None, engines=("tt", "gr")):
+    """The job list, largest first.  `fonts` filters font sets/files,
+    `paths` (fonts or folders) replaces the configured font sets."""
+    tt = cfg.get("truetype", {})
+    gr = cfg.get("graphite", {})
+    q = cfg.get("quick", {}) if quick else {}
+    tt_sizes = sizes or [size_str(s) for s in q.get("sizes", tt.get("sizes", []))]
+    tt_modes = modes or list(q.get("modes", tt.get("modes", list(MODES))))
+    for m in tt_modes:
+        if m not in MODES:
+            raise ConfigError(f"unknown mode {m!r} in configuration")
+    refs = list(gr.get("refs", list(GR_REFS)))
+    wanted = _font_filter(fonts)
+    jobs = []
+
+    # (set_name, path, fontset-table or None)
+    tt_fonts, gr_fonts = [], []
+    if paths:
+        for p in paths:
+            p = os.path.abspath(p)
+            if os.path.isdir(p):
+                files = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(p) for n in ns
+                               if n.lower().endswith((".ttf", ".otf", ".ttc")))
+            elif os.path.isfile(p):
+                files = [p]
+            else:
+                raise ConfigError(f"{p}: no such font file or folder")
+            for f in files:
+                try:
+                    info, _ = font_info(f)
+                except OSError as e:
+                    raise ConfigError(f"{f}: {e}")
+                t = info.faces[0] if info.faces else {}
+                if "glyf" in t or not t:
+                    tt_fonts.append(("args", f, None))
+                if "Silf" in t:
+                    gr_fonts.append(("args", f, {"texts": gr.get("default_texts", [])}))
+    else:
+        qtt = [x.lower() for x in q.get("truetype_fonts", [])]
+        qgr = [x.lower() for x in q.get("graphite_fonts", [])]
+        for fs in tt.get("fonts", []):
+            for f in resolve_fontset(root, fs):
+                if quick and os.path.basename(f).lower() not in qtt:
+                    continue
+                tt_fonts.append((fs.get("name", "?"), f, fs))
+        for fs in gr.get("fonts", []):
+            for f in resolve_fontset(root, fs):
+                if quick and os.path.basename(f).lower() not in qgr:
+                    continue
+                gr_fonts.append((fs.get("name", "?"), f, fs))
+
+    if "tt" in engines:
+        for set_name, f, _ in tt_fonts:
+            if wanted and not wanted(set_name, f):
+                continue
+            info, _ = font_info(f)
+            for face, ng in enumerate(info.glyphs or [0]):
+                for m in tt_modes:
+                    jobs.append(Job("tt", f, set_name, max(1, ng) * len(tt_sizes), face=face,
+                                    sizes=list(tt_sizes), mode=m,
+                                    detail_limit=int(tt.get("detail_limit", 8))))
+    if "gr" in engines:
+        for set_name, f, fs in gr_fonts:
+            if wanted and not wanted(set_name, f):
+                continue
+            texts = resolve_texts(root, fs.get("texts", []))
+            sweep_texts = resolve_texts(root, fs.get("sweep_texts", [])) or texts
+            feats = list(q.get("graphite_features", fs.get("features", [""]))) if quick else list(fs.get("features", [""]))
+            if quick:
+                texts = texts[:int(q.get("graphite_texts_per_font", 1))]
+            settings = []
+            for ft in feats:
+                if ft == "sweep":
+                    settings += [(s, sweep_texts) for s in feature_sweep(f)]
+                else:
+                    settings.append((ft, texts))
+            for ft, tx in settings:
+                for t in tx:
+                    jobs.append(Job("gr", f, set_name, max(1, count_lines(t)) * len(refs),
+                                    texts=t, features=ft, rtl=bool(fs.get("rtl", False)),
+                                    refs=refs, detail_limit=int(gr.get("detail_limit", 8))))
+    # Unique job names: two folders may hold fonts with the same file name.
+    seen = {}
+    for j in jobs:
+        n = seen[j.ident] = seen.get(j.ident, 0) + 1
+        j.name = j.ident if n == 1 else f"{j.ident}~{n}"
+    jobs.sort(key=lambda j: -j.weight)
+    return jobs

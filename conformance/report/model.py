@@ -1,0 +1,305 @@
+"""The run model: folds the runners' JSON Lines records (conformance/RECORDS.md)
+into what the report shows, as they arrive, in bounded memory.
+
+What is kept:
+  * one entry per configuration (TT: font, face, size, mode; Graphite: font,
+    text file, features, direction, reference) with its counts and the id and
+    status of every non-identical case (this is what the baseline check
+    compares; identical cases are only counted);
+  * difference groups (TT by the culprit instruction, Graphite by font and
+    the pass/rule that produced the first differing slot) with a count and
+    the first few example cases, preferring cases that carry drawing detail;
+  * error groups (which side failed, and the error text with numbers
+    blanked);
+  * executed-opcode counts per engine.
+"""
+
+import os
+import re
+import time
+from collections import Counter
+
+EXAMPLES_PER_GROUP = 6
+STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both")
+STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b"}
+CODE_STATUS = {v: k for k, v in STATUS_CODE.items()}
+
+
+def comparison_name(engine, mode_or_ref):
+    if engine == "tt":
+        return f"TrueType {mode_or_ref} vs FreeType"
+    return "Graphite vs graphite2" if mode_or_ref == "graphite2" else "Graphite vs HarfBuzz (graphite2 shaper)"
+
+
+class PathNames:
+    """Stable names for files in case keys: relative to the repository root
+    when the file is inside the root's parent (the repository and ../shared),
+    absolute otherwise (Debian's /usr/share/fonts)."""
+
+    def __init__(self, root):
+        self.root = os.path.realpath(root)
+        self.parent = os.path.dirname(self.root)
+        self._cache = {}
+
+    def __call__(self, p):
+        if p is None:
+            return None
+        r = self._cache.get(p)
+        if r is None:
+            a = os.path.realpath(p) if os.path.isabs(p) else os.path.realpath(os.path.join(self.root, p))
+            r = os.path.relpath(a, self.root) if a.startswith(self.parent + os.sep) else a
+            self._cache[p] = r
+        return r
+
+
+def _blank_numbers(s):
+    return re.sub(r"\d+", "#", s or "")
+
+
+class Model:
+    def __init__(self, root):
+        self.name = PathNames(root)
+        self.versions = {}
+        self.started = time.time()
+        self.seconds = 0.0
+        self.interrupted = False
+        self.configs = {}          # key tuple -> dict
+        self.font_names = {}       # font key -> full name from the records
+        self.tt_groups = {}        # culprit mnemonic (or pseudo key) -> group
+        self.gr_groups = {}
+        self.err_groups = {}
+        self.opcodes = {"tt": Counter(), "gr": Counter()}
+        self.opcode_fonts = {"tt": Counter(), "gr": Counter()}
+        self.runner_errors = []    # {"job", "message"}
+        self.jobs = {}             # job name -> {"engine","font","status","seconds","exit"}
+        self.records = 0
+
+    # --- keys -------------------------------------------------------------
+    def tt_key(self, r):
+        return ("tt", self.name(r["font"]), int(r.get("face", 0)), str(r["size"]), r["mode"])
+
+    def gr_key(self, r):
+        return ("gr", self.name(r["font"]), self.name(r["texts"]), r.get("features", "") or "",
+                bool(r.get("rtl", False)), r.get("ref", "graphite2"))
+
+    def _config(self, key):
+        c = self.configs.get(key)
+        if c is None:
+            c = {"cases": 0, "identical": 0, "different": 0, "error_fontvm_only": 0,
+                 "error_ref_only": 0, "error_both": 0, "seconds": 0.0, "summarised": False,
+                 "nonidentical": {}}
+            self.configs[key] = c
+        return c
+
+    # --- folding records ----------------------------------------------------
+    def add(self, rec, job=None):
+        """Folds one record.  Returns the case status for case records (so
+        the caller can count live), else None."""
+        self.records += 1
+        t = rec.get("type")
+        if t == "run":
+            for k in ("fontvm", "freetype", "graphite2", "harfbuzz"):
+                if rec.get(k):
+                    self.versions[k] = rec[k]
+        elif t == "tt_summary":
+            self._summary(self.tt_key(rec), rec)
+        elif t == "gr_summary":
+            # A summary covers a whole text file: the key needs no line.
+            self._summary(self.gr_key(rec), rec)
+        elif t == "tt_case":
+            return self._tt_case(rec)
+        elif t == "gr_case":
+            return self._gr_case(rec)
+        elif t in ("tt_opcodes", "gr_opcodes"):
+            eng = t[:2]
+            for k, v in (rec.get("counts") or {}).items():
+                if isinstance(v, int) and v > 0:
+                    self.opcodes[eng][k] += v
+                    self.opcode_fonts[eng][k] += 1
+        elif t == "error":
+            self.runner_errors.append({"job": job or "", "message": str(rec.get("message", ""))})
+        return None
+
+    def _summary(self, key, rec):
+        c = self._config(key)
+        for k in ("cases", "identical") + STATUSES:
+            c[k] = int(rec.get(k, 0))
+        c["seconds"] = float(rec.get("seconds", 0.0))
+        c["summarised"] = True
+        if rec.get("font_name"):
+            self.font_names[key[1]] = rec["font_name"]
+
+    def _common_case(self, key, rec, case_id):
+        status = rec.get("status")
+        if status not in STATUSES:
+            return None
+        c = self._config(key)
+        c["nonidentical"][str(case_id)] = STATUS_CODE[status]
+        if status != "different":
+            self._error(key, rec, case_id)
+        return status
+
+    def _error(self, key, rec, case_id):
+        status = rec["status"]
+        gk = (key[0], status, _blank_numbers(rec.get("ref_error")), _blank_numbers(rec.get("fontvm_error")))
+        g = self.err_groups.get(gk)
+        if g is None:
+            g = self.err_groups[gk] = {"engine": key[0], "status": status,
+                                       "ref_error": rec.get("ref_error"), "fontvm_error": rec.get("fontvm_error"),
+                                       "count": 0, "fonts": Counter(), "examples": []}
+        g["count"] += 1
+        g["fonts"][key[1]] += 1
+        if len(g["examples"]) < EXAMPLES_PER_GROUP:
+            g["examples"].append(self._example(key, rec, case_id))
+
+    def _example(self, key, rec, case_id):
+        ex = dict(rec)
+        ex["font"] = key[1]
+        if key[0] == "gr":
+            ex["texts"] = key[2]
+        ex["id"] = case_id
+        return ex
+
+    def _group_add(self, groups, gk, meta, key, rec, case_id):
+        g = groups.get(gk)
+        if g is None:
+            g = groups[gk] = dict(meta, count=0, fonts=Counter(), modes=Counter(), examples=[])
+        g["count"] += 1
+        g["fonts"][key[1]] += 1
+        g["modes"][key[4] if key[0] == "tt" else key[5]] += 1
+        ex = g["examples"]
+        has = bool(rec.get("detail"))
+        if len(ex) < EXAMPLES_PER_GROUP:
+            ex.append(self._example(key, rec, case_id))
+        elif has and not all(e.get("detail") for e in ex):
+            # Prefer examples that can be drawn.
+            for i, e in enumerate(ex):
+                if not e.get("detail"):
+                    ex[i] = self._example(key, rec, case_id)
+                    break
+
+    def _tt_case(self, rec):
+        key = self.tt_key(rec)
+        gid = int(rec.get("gid", -1))
+        status = self._common_case(key, rec, gid)
+        if status == "different":
+            cul = rec.get("culprit") or None
+            fd = rec.get("first_diff") or {}
+            if cul and cul.get("mnemonic"):
+                gk = cul["mnemonic"]
+                meta = {"culprit": gk, "kind": "instruction"}
+            elif fd.get("point", -1) == -1:
+                gk = "(advance or point count)"
+                meta = {"culprit": gk, "kind": "advance"}
+            else:
+                gk = "(no instruction moved the point)"
+                meta = {"culprit": gk, "kind": "untraced"}
+            self._group_add(self.tt_groups, gk, meta, key, rec, gid)
+        return status
+
+    def _gr_case(self, rec):
+        key = self.gr_key(rec)
+        line = int(rec.get("line", -1))
+        status = self._common_case(key, rec, line)
+        if status == "different":
+            cul = rec.get("culprit") or {}
+            p, r = cul.get("pass"), cul.get("rule")
+            label = f"pass {p} rule {r}" if p is not None else "(no rule traced)"
+            gk = (key[1], p, r)
+            self._group_add(self.gr_groups, gk, {"culprit": label, "font": key[1], "pass": p, "rule": r},
+                            key, rec, line)
+        return status
+
+    # --- totals -------------------------------------------------------------
+    def comparisons(self):
+        """{comparison name: counts} and {(comparison, font): counts}."""
+        per_cmp, per_font = {}, {}
+        for key, c in self.configs.items():
+            name = comparison_name(key[0], key[4] if key[0] == "tt" else key[5])
+            for tgt, k in ((per_cmp, name), (per_font, (name, key[1]))):
+                s = tgt.setdefault(k, {"engine": key[0], "cases": 0, "identical": 0, "different": 0,
+                                       "error_fontvm_only": 0, "error_ref_only": 0, "error_both": 0,
+                                       "configs": 0, "incomplete": 0})
+                s["configs"] += 1
+                if not c["summarised"]:
+                    # A job stopped before its summary: count what was seen.
+                    s["incomplete"] += 1
+                    for code in c["nonidentical"].values():
+                        s[CODE_STATUS[code]] += 1
+                        s["cases"] += 1
+                    continue
+                for f in ("cases", "identical") + STATUSES:
+                    s[f] += c[f]
+        return per_cmp, per_font
+
+    def totals(self):
+        per_cmp, _ = self.comparisons()
+        t = {"cases": 0, "identical": 0, "different": 0, "error_fontvm_only": 0,
+             "error_ref_only": 0, "error_both": 0}
+        for s in per_cmp.values():
+            for k in t:
+                t[k] += s[k]
+        return t
+
+
+# --- baseline --------------------------------------------------------------
+
+def config_list(model):
+    """The configurations as the JSON report and the baseline store them."""
+    out = []
+    for key, c in sorted(model.configs.items(), key=lambda kv: tuple(str(x) for x in kv[0])):
+        e = {"engine": key[0], "font": key[1]}
+        if key[0] == "tt":
+            e.update(face=key[2], size=key[3], mode=key[4])
+        else:
+            e.update(texts=key[2], features=key[3], rtl=key[4], ref=key[5])
+        e.update({k: c[k] for k in ("cases", "identical") + STATUSES})
+        e["complete"] = c["summarised"]
+        e["nonidentical"] = dict(sorted(c["nonidentical"].items(), key=lambda kv: int(kv[0])))
+        out.append(e)
+    return out
+
+
+def _config_key(e):
+    if e["engine"] == "tt":
+        return ("tt", e["font"], int(e.get("face", 0)), str(e["size"]), e["mode"])
+    return ("gr", e["font"], e["texts"], e.get("features", ""), bool(e.get("rtl", False)), e["ref"])
+
+
+def _describe(key, case_id):
+    if key[0] == "tt":
+        face = f"#{key[2]}" if key[2] else ""
+        return f"{key[1]}{face} size {key[3]} {key[4]} glyph {case_id}"
+    feat = f" [{key[3]}]" if key[3] else ""
+    return f"{key[1]} {key[2]}:{case_id}{feat} vs {key[5]}"
+
+
+def check(baseline, current):
+    """Compares two config lists (baseline, current run).  Returns
+    (regressions, improvements, compared_configs); a regression is a case
+    identical in the baseline that now differs or fails, a case that now
+    fails in fontvm where it did not, or a configuration the baseline
+    compared that this run started but did not finish."""
+    base = {_config_key(e): e for e in baseline}
+    regressions, improvements, compared = [], [], 0
+    for e in current:
+        k = _config_key(e)
+        b = base.get(k)
+        if b is None:
+            continue
+        compared += 1
+        bn, cn = b.get("nonidentical", {}), e.get("nonidentical", {})
+        for cid, code in cn.items():
+            old = bn.get(cid)
+            if old is None:
+                regressions.append({"case": _describe(k, cid), "was": "identical", "now": CODE_STATUS[code]})
+            elif code in ("f", "b") and old in ("d", "r"):
+                regressions.append({"case": _describe(k, cid), "was": CODE_STATUS[old], "now": CODE_STATUS[code]})
+        if e.get("complete", True):
+            for cid, old in bn.items():
+                if cid not in cn:
+                    improvements.append({"case": _describe(k, cid), "was": CODE_STATUS[old], "now": "identical"})
+        elif b.get("complete", True):
+            regressions.append({"case": _describe(k, "*"), "was": "compared",
+                                "now": "not finished (runner failed or run interrupted)"})
+    return regressions, improvements, compared

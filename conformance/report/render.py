@@ -1,0 +1,529 @@
+#!/usr/bin/env python3
+"""Writes the conformance report from a run model (model.py):
+
+  report.json  machine-readable, schema conformance/report/report.schema.json
+  index.html   self-contained page (inline CSS and SVG, no scripts, no network)
+  summary.md   short Markdown for a CI job summary or a PR comment
+
+Run by run.py; `run.py --replay DIR` re-renders from saved records.
+"""
+
+import datetime
+import json
+import os
+import re
+from html import escape
+
+import model as modelmod
+import svg
+
+SCHEMA_VERSION = 1
+STATUSES = modelmod.STATUSES
+STATUS_LABEL = {"different": "different", "error_fontvm_only": "fails only in fontvm",
+                "error_ref_only": "fails only in the reference", "error_both": "fails in both"}
+MAX_SLOTS_SHOWN = 24
+
+
+# --- opcode lists -------------------------------------------------------------
+
+_X = re.compile(r"^\s*X\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*(0[xX][0-9A-Fa-f]+|\d+)\s*(?:,\s*(0[xX][0-9A-Fa-f]+|\d+))?")
+
+
+def opcode_list(path, variants):
+    """[(name, first_byte, count)] from an X-macro opcode list
+    (`X(NAME, first, count, ...)` for TrueType, `X(NAME, code, ...)` for
+    Graphite), or None if the file is missing."""
+    if not os.path.isfile(path):
+        return None
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = _X.match(line)
+            if not m:
+                continue
+            count = int(m.group(3), 0) if (variants and m.group(3)) else 1
+            out.append((m.group(1), int(m.group(2), 0), max(1, count)))
+    return out or None
+
+
+def _variant_name(name, k, count):
+    if count <= 1:
+        return name
+    bits = max(1, (count - 1).bit_length())
+    return f"{name}[{k:0{bits}b}]"
+
+
+def coverage(engine, counts, fonts, def_path, rel_def):
+    """Rows [{name, opcode, count, fonts}] for every opcode of the list,
+    plus any key seen in the records the list does not name."""
+    lst = opcode_list(def_path, variants=(engine == "tt"))
+    rows, used = [], set()
+    if lst:
+        for name, first, count in lst:
+            for k in range(count):
+                op = first + k
+                vname = _variant_name(name, k, count)
+                keys = [f"0x{op:02X}", vname]
+                if count == 1:
+                    keys.append(name)
+                c = sum(counts.get(x, 0) for x in keys)
+                nf = max((fonts.get(x, 0) for x in keys), default=0)
+                used.update(keys)
+                rows.append({"name": vname, "base": name, "opcode": f"0x{op:02X}", "count": c, "fonts": nf})
+    for key in sorted(counts):
+        if key not in used:
+            rows.append({"name": key, "base": key.split("[")[0], "opcode": key if key.startswith("0x") else None,
+                         "count": counts[key], "fonts": fonts.get(key, 0)})
+    return {"source": rel_def if lst else None, "opcodes": rows}
+
+
+# --- report.json ----------------------------------------------------------------
+
+def _counts(s):
+    return {k: s[k] for k in ("cases", "identical") + STATUSES}
+
+
+def _clean_example(ex):
+    e = {k: v for k, v in ex.items() if k not in ("type",)}
+    return e
+
+
+def build(m, root, check=None, check_source=None):
+    per_cmp, per_font = m.comparisons()
+    t = m.totals()
+    t["conformance"] = (t["identical"] / t["cases"]) if t["cases"] else None
+    tt_groups = sorted(m.tt_groups.values(), key=lambda g: (-g["count"], g["culprit"]))
+    gr_groups = sorted(m.gr_groups.values(), key=lambda g: (-g["count"], g["font"], str(g["culprit"])))
+    err_groups = sorted(m.err_groups.values(), key=lambda g: (-g["count"], g["status"]))
+    rep = {
+        "schema": SCHEMA_VERSION,
+        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "interrupted": bool(m.interrupted),
+        "seconds": round(float(m.seconds), 3),
+        "versions": {k: m.versions.get(k) for k in ("fontvm", "freetype", "graphite2", "harfbuzz")},
+        "totals": t,
+        "comparisons": [dict(name=n, engine=s["engine"], incomplete=s["incomplete"], **_counts(s))
+                        for n, s in sorted(per_cmp.items())],
+        "fonts": [dict(comparison=n, engine=s["engine"], font=f, font_name=m.font_names.get(f),
+                       incomplete=s["incomplete"], **_counts(s))
+                  for (n, f), s in sorted(per_font.items())],
+        "tt_differences": [{"culprit": g["culprit"], "kind": g["kind"], "count": g["count"],
+                            "fonts": dict(g["fonts"]), "modes": dict(g["modes"]),
+                            "examples": [_clean_example(e) for e in g["examples"]]} for g in tt_groups],
+        "gr_differences": [{"font": g["font"], "culprit": g["culprit"], "pass": g["pass"], "rule": g["rule"],
+                            "count": g["count"], "refs": dict(g["modes"]),
+                            "examples": [_clean_example(e) for e in g["examples"]]} for g in gr_groups],
+        "errors": [{"engine": g["engine"], "status": g["status"], "ref_error": g["ref_error"],
+                    "fontvm_error": g["fontvm_error"], "count": g["count"], "fonts": dict(g["fonts"]),
+                    "examples": [_clean_example(e) for e in g["examples"]]} for g in err_groups],
+        "coverage": {
+            "tt": coverage("tt", m.opcodes["tt"], m.opcode_fonts["tt"],
+                           os.path.join(root, "vm", "tt", "opcodes.def"), "vm/tt/opcodes.def"),
+            "gr": coverage("gr", m.opcodes["gr"], m.opcode_fonts["gr"],
+                           os.path.join(root, "vm", "graphite", "opcodes.def"), "vm/graphite/opcodes.def"),
+        },
+        "runner_problems": list(m.runner_errors),
+        "jobs": [dict(name=n, **{k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
+                 for n, j in sorted(m.jobs.items())],
+        "check": None,
+        "configs": modelmod.config_list(m),
+    }
+    if check is not None:
+        regs, imps, compared = check
+        rep["check"] = {"baseline": check_source, "compared": compared, "regressions": regs,
+                        "improvements": len(imps)}
+    return rep
+
+
+def write_baseline(m, path):
+    base = {"schema": SCHEMA_VERSION, "kind": "baseline",
+            "versions": {k: m.versions.get(k) for k in ("fontvm", "freetype", "graphite2", "harfbuzz")},
+            "totals": m.totals(), "configs": modelmod.config_list(m)}
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(base, f, indent=0, sort_keys=False, separators=(",", ":"))
+        f.write("\n")
+
+
+# --- formatting helpers ------------------------------------------------------------
+
+def _n(x):
+    return f"{x:,}"
+
+
+def _pct(a, b):
+    if not b:
+        return "–"
+    p = 100.0 * a / b
+    if a != b and p > 99.99:
+        return "99.99%"
+    return f"{p:.2f}%" if p < 100 else "100%"
+
+
+def _dur(s):
+    s = int(round(s))
+    return f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s"
+
+
+def _font_label(font, names):
+    base = os.path.basename(font)
+    full = names.get(font)
+    return f"{base}" if not full else f"{base} <span class=muted>({escape(full)})</span>"
+
+
+def _pt(p):
+    return "–" if p is None else f"({p[0]}, {p[1]})"
+
+
+def _tt_case_line(e):
+    fd = e.get("first_diff") or {}
+    cul = e.get("culprit") or {}
+    face = f"#{e['face']}" if e.get("face") else ""
+    bits = [f"<b>{escape(os.path.basename(e['font']))}{face}</b>", f"size {escape(str(e.get('size')))}",
+            escape(str(e.get("mode"))), f"glyph {e.get('gid')} <code>{escape(str(e.get('glyph_name') or ''))}</code>"]
+    if fd.get("point", -1) >= 0:
+        bits.append(f"point {fd['point']}: FreeType {_pt(fd.get('ref'))} fontvm {_pt(fd.get('fontvm'))}")
+    elif fd:
+        bits.append(f"points FreeType {fd.get('ref_points', '?')} fontvm {fd.get('fontvm_points', '?')}")
+    if e.get("ref_advance") != e.get("fontvm_advance"):
+        bits.append(f"advance FreeType {e.get('ref_advance')} fontvm {e.get('fontvm_advance')}")
+    if cul:
+        bits.append(f"culprit <code>{escape(str(cul.get('program')))}@{cul.get('pc')} "
+                    f"{escape(str(cul.get('mnemonic')))}</code>")
+    return " · ".join(bits)
+
+
+def _gr_table(e):
+    det = e.get("detail") or {}
+    ref = det.get("ref_glyphs") or []
+    fv = det.get("fontvm_glyphs") or []
+    slot = (e.get("first_diff") or {}).get("slot", 0) or 0
+    lo = max(0, slot - 4)
+    hi = min(max(len(ref), len(fv)), lo + MAX_SLOTS_SHOWN)
+    rows = []
+    for i in range(lo, hi):
+        a = ref[i] if i < len(ref) else None
+        b = fv[i] if i < len(fv) else None
+        same = a is not None and b is not None and all(a.get(k) == b.get(k) for k in ("gid", "x", "y"))
+        cls = "" if same else " class=bad"
+
+        def cell(g):
+            return "<td colspan=3 class=muted>–</td>" if g is None else \
+                f"<td>{g.get('gid')}</td><td>{g.get('x')}</td><td>{g.get('y')}</td>"
+        rows.append(f"<tr{cls}><td>{i}</td>{cell(a)}{cell(b)}</tr>")
+    more = f"<p class=muted>slots {lo}–{hi - 1} of {max(len(ref), len(fv))}</p>" if hi - lo < max(len(ref), len(fv)) else ""
+    return ("<table class=slots><thead><tr><th rowspan=2>slot</th><th colspan=3>reference</th>"
+            "<th colspan=3>fontvm</th></tr><tr><th>gid</th><th>x</th><th>y</th><th>gid</th><th>x</th><th>y</th></tr>"
+            "</thead><tbody>" + "".join(rows) + "</tbody></table>" + more)
+
+
+def _gr_case_line(e):
+    fd = e.get("first_diff") or {}
+    feat = e.get("features") or "defaults"
+    text = str(e.get("text") or "")
+    bits = [f"<b>{escape(os.path.basename(e['font']))}</b>",
+            f"{escape(os.path.basename(e.get('texts', '')))}:{e.get('line')}",
+            f"features {escape(feat)}", "RTL" if e.get("rtl") else "LTR", f"vs {escape(str(e.get('ref')))}"]
+    if fd:
+        bits.append(f"first differing slot {fd.get('slot')}: reference {escape(json.dumps(fd.get('ref')))} "
+                    f"fontvm {escape(json.dumps(fd.get('fontvm')))}")
+    cul = e.get("culprit") or {}
+    if cul:
+        bits.append(f"pass {cul.get('pass')} rule {cul.get('rule')}")
+    return " · ".join(bits) + f'<div class=text dir=auto>{escape(text[:200])}</div>'
+
+
+# --- index.html -----------------------------------------------------------------
+
+CSS = """
+:root{--ok:#1a7f37;--bad:#d1242f;--warn:#9a6700;--muted:#656d76;--line:#d0d7de;--bg2:#f6f8fa}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328}
+header{padding:18px 28px 8px;border-bottom:1px solid var(--line)}main{padding:8px 28px 40px;max-width:1400px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
+h3{font-size:15px;margin:16px 0 6px}
+.headline{font-size:20px;margin:10px 0 6px}.big{font-size:30px;font-weight:700}
+.ok{color:var(--ok)}.bad{color:var(--bad)}.warn{color:var(--warn)}.muted{color:var(--muted)}
+table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;vertical-align:top}
+th{background:var(--bg2);font-weight:600}td.l,th.l{text-align:left}tr.total td{font-weight:700;background:var(--bg2)}
+td.z{color:#8c959f}td.nz{color:var(--bad);font-weight:600}tr.bad td{background:#fff1f0}
+.bar{display:inline-block;width:120px;height:10px;background:#ffd8d3;vertical-align:middle;border-radius:2px;overflow:hidden}
+.bar i{display:block;height:100%;background:var(--ok)}
+.meta{color:var(--muted);font-size:13px}.pill{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600}
+.pill.ok{background:#dafbe1}.pill.bad{background:#ffebe9}
+details{margin:4px 0}summary{cursor:pointer}
+.group{border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:10px 0}
+.group h3{margin:0 0 4px}.case{margin:8px 0 14px}.pics{display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start}
+svg{background:#fff;border:1px solid var(--line)}.legend span{margin-right:14px}
+.text{font-size:16px;margin:2px 0 4px}code{font-size:12.5px;background:var(--bg2);padding:0 3px;border-radius:3px}
+.cov{display:flex;flex-wrap:wrap;gap:3px}.cov span{font:11px monospace;padding:1px 4px;border-radius:3px;border:1px solid var(--line)}
+.cov .c0{background:#ffebe9;color:var(--bad)}.cov .c1{background:#dafbe1}
+table.slots td,table.slots th{font:12px monospace;padding:1px 6px}
+"""
+
+
+def _count_cells(s):
+    cells = [f"<td>{_n(s['cases'])}</td>",
+             f"<td>{_n(s['identical'])}</td>"]
+    for k in STATUSES:
+        v = s[k]
+        cells.append(f"<td class={'nz' if v else 'z'}>{_n(v)}</td>")
+    pct = (s["identical"] / s["cases"]) if s["cases"] else 0
+    cells.append(f"<td class=l><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['identical'], s['cases'])}</td>")
+    return "".join(cells)
+
+
+TABLE_HEAD = ("<th>cases</th><th>identical</th><th>different</th><th>fails only in fontvm</th>"
+              "<th>fails only in reference</th><th>fails in both</th><th class=l>identical</th>")
+
+
+def html(rep, m):
+    o = []
+    t = rep["totals"]
+    v = rep["versions"]
+    conform = t["cases"] and t["identical"] == t["cases"]
+    o.append("<!doctype html><html lang=en><head><meta charset=utf-8>"
+             "<meta name=viewport content='width=device-width,initial-scale=1'>"
+             "<title>fontvm conformance report</title><style>" + CSS + "</style></head><body>")
+    o.append("<header><h1>fontvm conformance report</h1>")
+    o.append("<div class=meta>fontvm " + escape(str(v.get("fontvm") or "?")) +
+             " compared with FreeType " + escape(str(v.get("freetype") or "?")) +
+             ", graphite2 " + escape(str(v.get("graphite2") or "?")) +
+             " and HarfBuzz " + escape(str(v.get("harfbuzz") or "?")) +
+             f" · run time {_dur(rep['seconds'])} · {escape(rep['generated'])}"
+             + (" · <b class=bad>run interrupted: partial results</b>" if rep["interrupted"] else "") + "</div>")
+    if t["cases"]:
+        cls = "ok" if conform else "bad"
+        o.append(f"<p class=headline><span class='big {cls}' id=conformance>{_pct(t['identical'], t['cases'])}</span> "
+                 f"of {_n(t['cases'])} cases identical to the reference engines")
+        nonid = t["cases"] - t["identical"]
+        if nonid:
+            o.append(f" — <b class=bad>{_n(nonid)}</b> not: {_n(t['different'])} different, "
+                     f"{_n(t['error_fontvm_only'])} fail only in fontvm, {_n(t['error_ref_only'])} only in the reference, "
+                     f"{_n(t['error_both'])} in both")
+        o.append("</p>")
+    else:
+        o.append("<p class='headline bad'>No cases were compared.</p>")
+    # Where it is not: the largest groups, one line each.
+    where = []
+    for g in rep["tt_differences"][:4]:
+        where.append(f"<a href='#tt-{_anchor(g['culprit'])}'><code>{escape(g['culprit'])}</code></a> "
+                     f"({_n(g['count'])} TrueType cases, {len(g['fonts'])} font(s))")
+    for g in rep["gr_differences"][:3]:
+        where.append(f"{escape(os.path.basename(g['font']))} {escape(g['culprit'])} ({_n(g['count'])} Graphite lines)")
+    for g in rep["errors"][:2]:
+        where.append(f"{escape(STATUS_LABEL[g['status']])}: {escape(str(g['fontvm_error'] or g['ref_error'] or ''))[:80]} "
+                     f"({_n(g['count'])})")
+    if where:
+        o.append("<p><b>Where it is not:</b> " + "; ".join(where) + ".</p>")
+    if rep["check"] is not None:
+        c = rep["check"]
+        if c["regressions"]:
+            o.append(f"<p class=bad><b>Baseline check against {escape(str(c['baseline']))}: "
+                     f"{len(c['regressions'])} regression(s)</b> (see below).</p>")
+        else:
+            o.append(f"<p class=ok>Baseline check against {escape(str(c['baseline']))}: no regressions "
+                     f"({c['compared']} configurations compared, {c['improvements']} case(s) improved).</p>")
+    o.append("</header><main>")
+
+    # Summary per comparison.
+    o.append("<h2 id=summary>Summary by comparison</h2><table id=summary-table><thead><tr><th class=l>comparison</th>"
+             + TABLE_HEAD + "</tr></thead><tbody>")
+    for c in rep["comparisons"]:
+        inc = f" <span class=warn>({c['incomplete']} incomplete)</span>" if c["incomplete"] else ""
+        o.append(f"<tr><td class=l>{escape(c['name'])}{inc}</td>{_count_cells(c)}</tr>")
+    o.append(f"<tr class=total><td class=l>total</td>{_count_cells(t)}</tr></tbody></table>")
+
+    # Regressions first when checking.
+    if rep["check"] is not None and rep["check"]["regressions"]:
+        o.append("<h2 id=regressions class=bad>Regressions against the baseline</h2><table><thead><tr>"
+                 "<th class=l>case</th><th class=l>baseline</th><th class=l>now</th></tr></thead><tbody>")
+        for r in rep["check"]["regressions"][:500]:
+            o.append(f"<tr class=bad><td class=l>{escape(r['case'])}</td><td class=l>{escape(r['was'])}</td>"
+                     f"<td class=l>{escape(r['now'])}</td></tr>")
+        o.append("</tbody></table>")
+
+    # Per font.
+    o.append("<h2 id=fonts>By font</h2><details open><summary>"
+             f"{len(rep['fonts'])} font × comparison rows; fonts with differences first</summary>"
+             "<table id=font-table><thead><tr><th class=l>font</th><th class=l>comparison</th>" + TABLE_HEAD +
+             "</tr></thead><tbody>")
+    rows = sorted(rep["fonts"], key=lambda r: (r["identical"] == r["cases"], r["engine"], r["font"], r["comparison"]))
+    for r in rows:
+        o.append(f"<tr><td class=l>{_font_label(r['font'], m.font_names)}</td><td class=l>{escape(r['comparison'])}</td>"
+                 f"{_count_cells(r)}</tr>")
+    o.append("</tbody></table></details>")
+
+    # TrueType differences.
+    o.append("<h2 id=tt-differences>TrueType differences, by the instruction responsible</h2>")
+    if not rep["tt_differences"]:
+        o.append("<p class=ok>None.</p>")
+    else:
+        o.append("<p class=legend><span style='color:#1f6feb'>■ FreeType (filled, circles)</span>"
+                 "<span style='color:#d1242f'>□ fontvm (dashed, squares)</span>"
+                 "<span style='color:#f59e0b'>◯ points that differ</span> · grid: one pixel; dashed verticals: advances."
+                 " The culprit is the last instruction in fontvm's trace that moved the first differing point.</p>")
+        o.append("<table><thead><tr><th class=l>culprit</th><th>cases</th><th class=l>fonts</th><th class=l>modes</th></tr>"
+                 "</thead><tbody>")
+        for g in rep["tt_differences"]:
+            fonts = ", ".join(f"{escape(os.path.basename(f))} ({_n(c)})" for f, c in sorted(g["fonts"].items(), key=lambda x: -x[1])[:4])
+            more = f" +{len(g['fonts']) - 4}" if len(g["fonts"]) > 4 else ""
+            modes = ", ".join(f"{escape(k)} ({_n(c)})" for k, c in sorted(g["modes"].items()))
+            o.append(f"<tr><td class=l><a href='#tt-{_anchor(g['culprit'])}'><code>{escape(g['culprit'])}</code></a></td>"
+                     f"<td>{_n(g['count'])}</td><td class=l>{fonts}{more}</td><td class=l>{modes}</td></tr>")
+        o.append("</tbody></table>")
+        for g in rep["tt_differences"]:
+            o.append(f"<div class=group id='tt-{_anchor(g['culprit'])}'><h3><code>{escape(g['culprit'])}</code> — "
+                     f"{_n(g['count'])} case(s)</h3>")
+            for i, e in enumerate(g["examples"]):
+                pic = svg.tt_glyph(e)
+                if i == 1:
+                    o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
+                o.append(f"<div class=case><div>{_tt_case_line(e)}</div>"
+                         + (f"<div class=pics>{pic}</div>" if pic else "") + "</div>")
+            if len(g["examples"]) > 1:
+                o.append("</details>")
+            o.append("</div>")
+
+    # Graphite differences.
+    o.append("<h2 id=gr-differences>Graphite differences, by font and rule</h2>")
+    if not rep["gr_differences"]:
+        o.append("<p class=ok>None.</p>")
+    else:
+        o.append("<table><thead><tr><th class=l>font</th><th class=l>pass / rule</th><th>lines</th>"
+                 "<th class=l>references</th></tr></thead><tbody>")
+        for g in rep["gr_differences"]:
+            refs = ", ".join(f"{escape(k)} ({_n(c)})" for k, c in sorted(g["refs"].items()))
+            o.append(f"<tr><td class=l>{escape(os.path.basename(g['font']))}</td><td class=l>{escape(g['culprit'])}</td>"
+                     f"<td>{_n(g['count'])}</td><td class=l>{refs}</td></tr>")
+        o.append("</tbody></table>")
+        for g in rep["gr_differences"]:
+            o.append(f"<div class=group><h3>{escape(os.path.basename(g['font']))} — {escape(g['culprit'])} — "
+                     f"{_n(g['count'])} line(s)</h3>")
+            for i, e in enumerate(g["examples"]):
+                if i == 1:
+                    o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
+                pic = svg.gr_runs(e)
+                o.append(f"<div class=case><div>{_gr_case_line(e)}</div><div class=pics>"
+                         + (_gr_table(e) if e.get("detail") else "") + pic + "</div></div>")
+            if len(g["examples"]) > 1:
+                o.append("</details>")
+            o.append("</div>")
+
+    # Error agreement.
+    o.append("<h2 id=errors>Error agreement</h2>")
+    errs = rep["errors"]
+    if not errs:
+        o.append("<p class=ok>No case failed in either engine.</p>")
+    else:
+        o.append("<p>Cases where an engine reported an error. “Fails in both” is agreement; the others are "
+                 "differences.</p><table><thead><tr><th class=l>engine</th><th class=l>outcome</th><th>cases</th>"
+                 "<th class=l>reference error</th><th class=l>fontvm error</th><th class=l>example</th></tr></thead><tbody>")
+        for g in errs:
+            ex = g["examples"][0] if g["examples"] else {}
+            where = (f"{escape(os.path.basename(ex.get('font', '')))} size {escape(str(ex.get('size')))} "
+                     f"{escape(str(ex.get('mode')))} glyph {ex.get('gid')}" if g["engine"] == "tt" else
+                     f"{escape(os.path.basename(ex.get('font', '')))} {escape(os.path.basename(ex.get('texts', '')))}:{ex.get('line')}"
+                     f" vs {escape(str(ex.get('ref')))}")
+            cls = "" if g["status"] == "error_both" else " class=bad"
+            o.append(f"<tr{cls}><td class=l>{'TrueType' if g['engine'] == 'tt' else 'Graphite'}</td>"
+                     f"<td class=l>{escape(STATUS_LABEL[g['status']])}</td><td>{_n(g['count'])}</td>"
+                     f"<td class=l><code>{escape(str(g['ref_error'] or '–'))}</code></td>"
+                     f"<td class=l><code>{escape(str(g['fontvm_error'] or '–'))}</code></td><td class=l>{where}</td></tr>")
+        o.append("</tbody></table>")
+
+    # Coverage.
+    o.append("<h2 id=coverage>Opcode coverage</h2><p>How many times the corpus made fontvm execute each opcode "
+             "(and flag variant). An opcode executed 0 times is not proven by this corpus.</p>")
+    for eng, title in (("tt", "TrueType"), ("gr", "Graphite")):
+        cov = rep["coverage"][eng]
+        rows = cov["opcodes"]
+        zero = sum(1 for r in rows if r["count"] == 0)
+        src = (f"opcode list from <code>{escape(cov['source'])}</code>" if cov["source"]
+               else "<span class=warn>opcode list not available: only executed opcodes are listed</span>")
+        o.append(f"<h3>{title}: {len(rows) - zero} of {len(rows)} executed · {src}</h3>")
+        if rows:
+            o.append("<div class=cov>")
+            for r in rows:
+                op = f"{r['opcode']} " if r["opcode"] and r["opcode"] != r["name"] else ""
+                o.append(f"<span class={'c0' if r['count'] == 0 else 'c1'} title='{escape(op)}{escape(r['name'])}: "
+                         f"{r['count']} in {r['fonts']} font(s)'>{escape(r['name'])} {_n(r['count'])}</span>")
+            o.append("</div>")
+
+    if rep["runner_problems"]:
+        o.append("<h2 id=runner-problems class=bad>Runner problems</h2><table><thead><tr><th class=l>job</th>"
+                 "<th class=l>message</th></tr></thead><tbody>")
+        for p in rep["runner_problems"][:300]:
+            o.append(f"<tr><td class=l>{escape(p['job'])}</td><td class=l>{escape(p['message'])}</td></tr>")
+        o.append("</tbody></table>")
+
+    njobs = len(rep["jobs"])
+    o.append(f"<h2 id=about>About this run</h2><p class=meta>{njobs} runner jobs; machine-readable results in "
+             "<code>report.json</code> (schema <code>conformance/report/report.schema.json</code>); raw records in "
+             "<code>records/</code>. Each case compares every outline point and the advance (TrueType, 26.6 units) "
+             "or every glyph id and position (Graphite, font units) exactly.</p>")
+    o.append("</main></body></html>")
+    return "".join(o)
+
+
+def _anchor(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-") or "x"
+
+
+# --- summary.md ---------------------------------------------------------------------
+
+def markdown(rep):
+    t = rep["totals"]
+    v = rep["versions"]
+    o = ["## fontvm conformance", ""]
+    if rep["check"] is not None:
+        c = rep["check"]
+        if c["regressions"]:
+            o.append(f"**:x: {len(c['regressions'])} regression(s) against `{c['baseline']}`**")
+            o.append("")
+            for r in c["regressions"][:20]:
+                o.append(f"- {r['case']}: {r['was']} → {r['now']}")
+            if len(c["regressions"]) > 20:
+                o.append(f"- … and {len(c['regressions']) - 20} more")
+        else:
+            o.append(f":white_check_mark: no regressions against `{c['baseline']}` "
+                     f"({c['compared']} configurations; {c['improvements']} case(s) improved)")
+        o.append("")
+    o.append(f"**{_pct(t['identical'], t['cases'])}** of {_n(t['cases'])} cases identical"
+             + (" (run interrupted: partial)" if rep["interrupted"] else "") + ".")
+    o.append("")
+    o.append("| comparison | cases | identical | different | fails only in fontvm | fails only in reference | fails in both |")
+    o.append("|---|---:|---:|---:|---:|---:|---:|")
+    for c in rep["comparisons"] + [dict(t, name="**total**")]:
+        o.append(f"| {c['name']} | {_n(c['cases'])} | {_n(c['identical'])} | {_n(c['different'])} | "
+                 f"{_n(c['error_fontvm_only'])} | {_n(c['error_ref_only'])} | {_n(c['error_both'])} |")
+    o.append("")
+    if rep["tt_differences"]:
+        o.append("Largest TrueType difference groups (culprit instruction): " + ", ".join(
+            f"`{g['culprit']}` {_n(g['count'])}" for g in rep["tt_differences"][:8]) + ".")
+    if rep["gr_differences"]:
+        o.append("Largest Graphite difference groups: " + ", ".join(
+            f"{os.path.basename(g['font'])} {g['culprit']} {_n(g['count'])}" for g in rep["gr_differences"][:6]) + ".")
+    bad = sorted((f for f in rep["fonts"] if f["identical"] != f["cases"]),
+                 key=lambda f: f["identical"] - f["cases"])[:10]
+    if bad:
+        o.append("")
+        o.append("Least conformant: " + ", ".join(
+            f"{os.path.basename(f['font'])} ({f['comparison']}: {_pct(f['identical'], f['cases'])})" for f in bad) + ".")
+    o.append("")
+    o.append(f"<sub>FreeType {v.get('freetype')}, graphite2 {v.get('graphite2')}, HarfBuzz {v.get('harfbuzz')}, "
+             f"fontvm {v.get('fontvm')} · run time {_dur(rep['seconds'])}</sub>")
+    return "\n".join(o) + "\n"
+
+
+def write_all(m, out, root, check=None, check_source=None):
+    rep = build(m, root, check, check_source)
+    paths = {"json": os.path.join(out, "report.json"), "html": os.path.join(out, "index.html"),
+             "md": os.path.join(out, "summary.md")}
+    with open(paths["json"], "w", encoding="utf-8") as f:
+        json.dump(rep, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+    with open(paths["html"], "w", encoding="utf-8") as f:
+        f.write(html(rep, m))
+    with open(paths["md"], "w", encoding="utf-8") as f:
+        f.write(markdown(rep))
+    return paths

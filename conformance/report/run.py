@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""conformance/report/run.py — runs the differential conformance corpus and
+writes the report.  Called by scripts/conform; see conformance/README.md.
+
+  run.py [--quick] [--fonts PAT,...] [--sizes 6-24,10.5] [--modes v35,v40]
+         [--jobs N] [--out DIR] [--check BASELINE.json] [--save-baseline F]
+         [--replay DIR|FILE...] [FONT-OR-FOLDER...]
+
+Exit status: 0 the run completed (differences are in the report, not in the
+exit status); 1 --check found regressions; 2 bad configuration or command
+line; 3 a runner failed (crashed or exited with status >= 2) or the run was
+interrupted.
+"""
+
+import argparse
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import config as cfgmod  # noqa: E402
+import model as modelmod  # noqa: E402
+import render  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RUNNERS = {"tt": "fvconform-tt", "gr": "fvconform-gr"}
+
+
+def say(msg):
+    print(f"[conform] {msg}", file=sys.stderr, flush=True)
+
+
+def fmt_duration(s):
+    s = int(max(0, s))
+    if s >= 3600:
+        return f"{s // 3600}h{(s % 3600) // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+def find_runner(bin_dir, name):
+    for dp, _, names in os.walk(bin_dir):
+        if name in names and os.access(os.path.join(dp, name), os.X_OK):
+            return os.path.join(dp, name)
+    return None
+
+
+# --- progress display -------------------------------------------------------
+
+class Progress:
+    """A bar with ETA on a terminal, a plain line every `interval` seconds
+    otherwise.  Progress is measured in estimated cases: each job's weight
+    times the fraction its runner reports done."""
+
+    def __init__(self, jobs, stream=sys.stderr, interval=10.0):
+        self.total = sum(j.weight for j in jobs) or 1
+        self.weights = {j.name: j.weight for j in jobs}
+        self.frac = {}
+        self.jobs_total = len(jobs)
+        self.jobs_done = 0
+        self.diffs = 0
+        self.errors = 0
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.interval = interval
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.width = shutil.get_terminal_size((100, 20)).columns
+
+    def done_weight(self):
+        return sum(self.weights[n] * f for n, f in self.frac.items())
+
+    def line(self):
+        done = self.done_weight()
+        frac = min(1.0, done / self.total)
+        el = time.monotonic() - self.t0
+        eta = (el / frac - el) if frac > 0.002 else None
+        eta_s = fmt_duration(eta) if eta is not None else "--"
+        return frac, (f"{frac * 100:5.1f}%  jobs {self.jobs_done}/{self.jobs_total}  "
+                      f"different {self.diffs}  errors {self.errors}  "
+                      f"elapsed {fmt_duration(el)}  ETA {eta_s}")
+
+    def update(self, force=False):
+        now = time.monotonic()
+        if self.tty:
+            if not force and now - self.last < 0.2:
+                return
+            frac, text = self.line()
+            barw = max(10, min(40, self.width - len(text) - 4))
+            fill = int(frac * barw)
+            self.stream.write("\r\033[K[" + "#" * fill + "." * (barw - fill) + "] " + text)
+            self.stream.flush()
+        else:
+            if not force and now - self.last < self.interval:
+                return
+            self.stream.write("[conform] " + self.line()[1] + "\n")
+            self.stream.flush()
+        self.last = now
+
+    def finish(self):
+        self.update(force=True)
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# --- running the jobs -------------------------------------------------------
+
+class Runner:
+    def __init__(self, jobs, bins, out_dir, model, nproc):
+        self.jobs = jobs
+        self.bins = bins
+        self.rec_dir = os.path.join(out_dir, "records")
+        self.log_dir = os.path.join(out_dir, "logs")
+        self.model = model
+        self.nproc = nproc
+        self.todo = queue.Queue()
+        for j in jobs:
+            self.todo.put(j)
+        self.events = queue.Queue()
+        self.stop = threading.Event()
+        self.procs = {}
+        self.lock = threading.Lock()
+
+    def worker(self):
+        while not self.stop.is_set():
+            try:
+                job = self.todo.get_nowait()
+            except queue.Empty:
+                return
+            self.run_job(job)
+
+    def run_job(self, job):
+        cmd = job.command(self.bins.get("tt"), self.bins.get("gr"))
+        t0 = time.monotonic()
+        rec_path = os.path.join(self.rec_dir, job.name + ".jsonl")
+        log_path = os.path.join(self.log_dir, job.name + ".log")
+        self.events.put(("start", job, None))
+        try:
+            with open(rec_path, "w", encoding="utf-8") as rec_f, open(log_path, "w") as log_f:
+                # Own session: Ctrl-C reaches only this script, which then
+                # stops the runners itself and keeps what they wrote.
+                p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log_f,
+                                     start_new_session=True, cwd=ROOT)
+                with self.lock:
+                    self.procs[job.name] = p
+                for raw in p.stdout:
+                    rec_f.write(raw.decode("utf-8", "replace"))
+                    self.events.put(("line", job, raw))
+                rc = p.wait()
+                with self.lock:
+                    self.procs.pop(job.name, None)
+        except OSError as e:
+            self.events.put(("end", job, {"exit": None, "error": f"cannot run {cmd[0]}: {e}",
+                                          "seconds": time.monotonic() - t0}))
+            return
+        err = None
+        if self.stop.is_set() and rc != 0:
+            err = "stopped (interrupted)"
+        elif rc < 0:
+            err = f"runner killed by signal {-rc}"
+        elif rc >= 2:
+            err = f"runner exited with status {rc}"
+        if err:
+            try:
+                with open(log_path, errors="replace") as f:
+                    tail = f.read()[-600:].strip()
+            except OSError:
+                tail = ""
+            if tail:
+                err += ": " + tail.splitlines()[-1]
+        self.events.put(("end", job, {"exit": rc, "error": err, "seconds": time.monotonic() - t0}))
+
+    def terminate(self):
+        self.stop.set()
+        with self.lock:
+            procs = list(self.procs.values())
+        for p in procs:
+            try:
+                p.terminate()
+            except OSError:
+                pass
+
+    def run(self, progress):
+        os.makedirs(self.rec_dir, exist_ok=True)
+        os.makedirs(self.log_dir, exist_ok=True)
+        threads = [threading.Thread(target=self.worker, daemon=True) for _ in range(self.nproc)]
+        for t in threads:
+            t.start()
+        finished = 0
+        m = self.model
+        try:
+            while finished < len(self.jobs):
+                try:
+                    kind, job, data = self.events.get(timeout=0.25)
+                except queue.Empty:
+                    if not any(t.is_alive() for t in threads) and self.events.empty():
+                        break
+                    progress.update()
+                    continue
+                if kind == "start":
+                    m.jobs[job.name] = {"engine": job.engine, "font": m.name(job.font), "status": "running",
+                                        "seconds": 0.0, "exit": None, "error": None,
+                                        "command": " ".join(job.command(self.bins.get("tt"), self.bins.get("gr")))}
+                    progress.frac[job.name] = 0.0
+                elif kind == "line":
+                    self._line(job, data, progress)
+                else:
+                    finished += 1
+                    self._end(job, data, progress)
+                progress.update()
+        except KeyboardInterrupt:
+            if progress.tty:
+                sys.stderr.write("\n")
+            say("interrupted: stopping the runners and keeping what they wrote")
+            m.interrupted = True
+            self.terminate()
+            deadline = time.monotonic() + 10
+            while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+                try:
+                    kind, job, data = self.events.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                if kind == "line":
+                    self._line(job, data, progress)
+                elif kind == "end":
+                    self._end(job, data, progress)
+            self.terminate()
+        # Drain whatever is left.
+        while True:
+            try:
+                kind, job, data = self.events.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "line":
+                self._line(job, data, progress)
+            elif kind == "end":
+                self._end(job, data, progress)
+        for j in self.jobs:
+            if j.name not in m.jobs:
+                m.jobs[j.name] = {"engine": j.engine, "font": m.name(j.font), "status": "not run",
+                                  "seconds": 0.0, "exit": None, "error": None, "command": ""}
+        progress.finish()
+
+    def _line(self, job, raw, progress):
+        line = raw.strip()
+        if not line:
+            return
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            self.model.runner_errors.append({"job": job.name, "message": "unparsable output: " + line[:200].decode("utf-8", "replace")})
+            return
+        if not isinstance(rec, dict):
+            return
+        if rec.get("type") == "progress":
+            tot = rec.get("total") or 0
+            if tot > 0:
+                progress.frac[job.name] = min(1.0, float(rec.get("done", 0)) / tot)
+            return
+        st = self.model.add(rec, job.name)
+        if st == "different":
+            progress.diffs += 1
+        elif st is not None:
+            progress.errors += 1
+
+    def _end(self, job, data, progress):
+        m = self.model
+        j = m.jobs.setdefault(job.name, {"engine": job.engine, "font": m.name(job.font), "command": ""})
+        j.update(seconds=data["seconds"], exit=data["exit"], error=data["error"],
+                 status="failed" if data["error"] else "done")
+        if data["error"]:
+            m.runner_errors.append({"job": job.name, "message": data["error"]})
+            mark_unfinished(m, job)
+        progress.frac[job.name] = 1.0
+        progress.jobs_done += 1
+
+
+def mark_unfinished(m, job):
+    """Makes the configurations of a job that did not finish visible (as
+    incomplete) so the baseline check notices them."""
+    if job.engine == "tt":
+        for s in job.sizes:
+            m._config(("tt", m.name(job.font), job.face, s, job.mode))
+    else:
+        for r in job.refs:
+            m._config(("gr", m.name(job.font), m.name(job.texts), job.features, job.rtl, r))
+
+
+def replay(paths, model):
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files += sorted(os.path.join(p, n) for n in os.listdir(p) if n.endswith(".jsonl"))
+        else:
+            files.append(p)
+    if not files:
+        raise cfgmod.ConfigError("--replay: no .jsonl record files found")
+    for f in files:
+        job = os.path.splitext(os.path.basename(f))[0]
+        with open(f, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    model.runner_errors.append({"job": job, "message": f"{f}:{n}: not JSON"})
+                    continue
+                if isinstance(rec, dict) and rec.get("type") != "progress":
+                    model.add(rec, job)
+        model.jobs[job] = {"engine": "", "font": "", "status": "replayed", "seconds": 0.0,
+                           "exit": 0, "error": None, "command": f}
+    jobs_json = os.path.join(os.path.dirname(files[0]), "jobs.json")
+    if os.path.isfile(jobs_json):
+        try:
+            with open(jobs_json) as fh:
+                meta = json.load(fh)
+            model.seconds = float(meta.get("seconds", 0.0))
+        except (OSError, ValueError):
+            pass
+
+
+def print_check(regressions, improvements, compared, limit=50):
+    if regressions:
+        print(f"REGRESSIONS: {len(regressions)} case(s) identical (or not failing) in the baseline now differ or fail:")
+        for r in regressions[:limit]:
+            print(f"  {r['case']}: {r['was']} -> {r['now']}")
+        if len(regressions) > limit:
+            print(f"  ... and {len(regressions) - limit} more (see report.json 'check')")
+    if improvements:
+        print(f"improvements: {len(improvements)} case(s) not identical in the baseline are identical now")
+    print(f"baseline check: {compared} configuration(s) compared, {len(regressions)} regression(s)")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="scripts/conform",
+        description="Differential conformance run: fontvm against FreeType, graphite2 and HarfBuzz.")
+    ap.add_argument("paths", nargs="*", metavar="FONT-OR-FOLDER",
+                    help="fonts to compare instead of the configured corpus")
+    ap.add_argument("--config", default=os.path.join(ROOT, "conformance", "conform.toml"))
+    ap.add_argument("--quick", action="store_true", help="the small [quick] corpus (< 2 minutes)")
+    ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
+    ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
+    ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
+    ap.add_argument("--engines", default="tt,gr", help="tt, gr or tt,gr (default)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel runners (default: nproc)")
+    ap.add_argument("--out", default="report", help="output folder (default: report/)")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "release"),
+                    help="build folder holding fvconform-tt and fvconform-gr")
+    ap.add_argument("--check", metavar="BASELINE.json",
+                    help="exit 1 if a case identical in the baseline now differs or fails")
+    ap.add_argument("--save-baseline", metavar="FILE", help="write this run as a baseline")
+    ap.add_argument("--replay", nargs="+", metavar="RECORDS",
+                    help="build the report from record files (.jsonl or folders) instead of running")
+    ap.add_argument("--list", action="store_true", help="print the jobs and exit")
+    a = ap.parse_args(argv)
+
+    try:
+        cfg = cfgmod.load(a.config)
+        engines = tuple(e.strip() for e in a.engines.split(",") if e.strip())
+        for e in engines:
+            if e not in RUNNERS:
+                raise cfgmod.ConfigError(f"--engines: unknown engine {e!r} (tt, gr)")
+        baseline = None
+        if a.check:
+            try:
+                with open(a.check) as f:
+                    baseline = json.load(f)
+                if not isinstance(baseline, dict) or not isinstance(baseline.get("configs"), list):
+                    raise ValueError("no 'configs' list")
+            except (OSError, ValueError) as e:
+                raise cfgmod.ConfigError(f"--check {a.check}: not a baseline or report.json ({e})")
+        m = modelmod.Model(ROOT)
+        out = os.path.abspath(a.out)
+        t0 = time.monotonic()
+        jobs = []
+        if a.replay:
+            replay(a.replay, m)
+        else:
+            jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick,
+                                     fonts=[x for x in (a.fonts or "").split(",") if x] or None,
+                                     sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else None,
+                                     modes=cfgmod.parse_modes(a.modes) if a.modes else None,
+                                     paths=a.paths or None, engines=engines)
+            if not jobs:
+                raise cfgmod.ConfigError("nothing to run: no font matches")
+            if a.list:
+                for j in jobs:
+                    print(f"{j.name}\t{j.weight}\t{m.name(j.font)}" + (f"\t{m.name(j.texts)}" if j.texts else ""))
+                return 0
+            bins = {}
+            for e in sorted({j.engine for j in jobs}):
+                b = find_runner(a.bin, RUNNERS[e])
+                if not b:
+                    raise cfgmod.ConfigError(f"{RUNNERS[e]} not found under {a.bin} (build it: cmake --build --preset release)")
+                bins[e] = b
+            os.makedirs(out, exist_ok=True)
+            shutil.rmtree(os.path.join(out, "records"), ignore_errors=True)
+            shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
+            ncases = sum(j.weight for j in jobs)
+            say(f"{len(jobs)} jobs (~{ncases:,} cases) on {a.jobs} core(s); records in {os.path.relpath(out)}/records")
+            prog = Progress(jobs)
+            r = Runner(jobs, bins, out, m, max(1, a.jobs))
+            r.run(prog)
+            m.seconds = time.monotonic() - t0
+            with open(os.path.join(out, "records", "jobs.json"), "w") as f:
+                json.dump({"seconds": m.seconds, "interrupted": m.interrupted, "jobs": m.jobs}, f, indent=1)
+    except cfgmod.ConfigError as e:
+        say(f"error: {e}")
+        return 2
+
+    check_result = None
+    if baseline is not None:
+        check_result = modelmod.check(baseline["configs"], modelmod.config_list(m))
+
+    t1 = time.monotonic()
+    os.makedirs(out, exist_ok=True)
+    try:
+        paths = render.write_all(m, out, ROOT, check=check_result,
+                                 check_source=os.path.relpath(a.check, ROOT) if a.check else None)
+    except KeyboardInterrupt:
+        say("interrupted while writing the report")
+        return 3
+    render_s = time.monotonic() - t1
+    if a.save_baseline:
+        render.write_baseline(m, a.save_baseline)
+        say(f"baseline written to {a.save_baseline}")
+
+    # Regressions first: they are what a CI log reader needs.
+    if check_result is not None:
+        print_check(*check_result)
+    t = m.totals()
+    pct = (100.0 * t["identical"] / t["cases"]) if t["cases"] else 0.0
+    print(f"fontvm conformance: {t['identical']:,} of {t['cases']:,} cases identical ({pct:.3f}%); "
+          f"{t['different']:,} different, {t['error_fontvm_only']:,} fail only in fontvm, "
+          f"{t['error_ref_only']:,} fail only in the reference, {t['error_both']:,} fail in both")
+    run_s = m.seconds
+    share = f" ({100 * render_s / run_s:.1f}% of the run)" if run_s > 0 else ""
+    print(f"run time {fmt_duration(run_s)}; report written in {render_s:.2f}s{share}")
+    print(f"report: {paths['html']}")
+    rc = 0
+    failed = [j for j in m.jobs.values() if j.get("status") == "failed"]
+    if failed:
+        say(f"{len(failed)} runner job(s) failed; see 'Runner problems' in the report and {os.path.relpath(out)}/logs")
+        rc = 3
+    if m.interrupted:
+        rc = 3
+    if check_result is not None:
+        regs, _, compared = check_result
+        if m.interrupted:
+            say("the run was interrupted: the baseline check is incomplete")
+        if regs:
+            rc = 1
+        elif compared == 0:
+            say("the baseline shares no configuration with this run: nothing was checked")
+            rc = 1
+    return rc
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())
