@@ -56,7 +56,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     uint32_t faces = 0;
     if (fv_font_count_faces(in.payload, in.payload_len, &faces, &err) != FV_OK)
         faces = 1;
-    uint32_t face = fvfuzz_u8(&in, 2) % (faces + 1);
+    uint32_t face = (uint32_t)(fvfuzz_u8(&in, 2) % ((uint64_t)faces + 1));
 
     fv_font *font = NULL;
     if (fv_font_open_memory(in.payload, in.payload_len, face, &fa.a, &font, &err) != FV_OK) {

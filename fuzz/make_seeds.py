@@ -1,0 +1,439 @@
+#!/usr/bin/env python3
+"""Generates corpus/<target>/seeds/ reproducibly from the installed corpus
+fonts plus hand-written edge cases.
+
+    fuzz/make_seeds.py [--out CORPUS_DIR] [--check]
+
+Same fonts in, same bytes out: no timestamps, no randomness (glyphs are
+chosen by a fixed stride), files named by content hash.  --check exits 1
+when the committed seeds differ from what would be generated.
+
+Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
+  sfnt       small subset fonts (first glyphs of each corpus font, hinting
+             tables kept) and the Graphite test fonts, edge-case directories
+  tt_font    the subset fonts of hinted TrueType fonts, at a few size/mode
+             trailers
+  tt_program per-glyph programs, fpgm and prep of the corpus fonts, with
+             trailers describing each font's maxp; hand-written programs
+  gr_font    small Graphite fonts with a few texts
+  gr_code    hand-written rule code
+Keeps the total to a few MB: glyph programs capped in number and size."""
+
+import argparse
+import hashlib
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FONT_DIRS = ["/usr/share/fonts/truetype/" + d for d in
+             ("liberation2", "croscore", "dejavu", "noto", "padauk",
+              "abyssinica", "annapurna", "scheherazade")]
+GRAPHITE_TEST_FONTS = os.path.join(ROOT, "..", "shared", "peer", "graphite2", "fonts")
+
+# Per-target trailer lengths; must match the TRAILER constants in fuzz/*.c.
+TRAILER = {"sfnt": 4, "tt_font": 8, "tt_program": 16, "tt_diff": 16,
+           "gr_font": 8, "gr_code": 16, "gr_diff": 16}
+
+# Caps keeping the committed seeds small.
+FONTS_PER_FAMILY_DIR = 4      # regular-ish fonts taken from each directory
+SUBSET_GLYPHS = 12            # glyphs kept in a subset font
+GLYPH_PROGRAMS_PER_FONT = 6   # per-glyph programs extracted per font
+MAX_SEED_BYTES = 64 * 1024    # a seed larger than this is skipped
+
+
+# ---------------------------------------------------------------- sfnt I/O
+def read_tables(data):
+    """{tag: bytes} of a plain sfnt (not a collection)."""
+    if len(data) < 12:
+        raise ValueError("short")
+    version, num = struct.unpack(">IH", data[:6])
+    tables = {}
+    for i in range(num):
+        rec = data[12 + 16 * i: 28 + 16 * i]
+        if len(rec) < 16:
+            raise ValueError("short directory")
+        tag, _, off, length = struct.unpack(">4sIII", rec)
+        tables[tag.decode("latin-1")] = data[off:off + length]
+    return version, tables
+
+
+def checksum(b):
+    b = b + b"\0" * (-len(b) % 4)
+    return sum(struct.unpack(">%dI" % (len(b) // 4), b)) & 0xFFFFFFFF
+
+
+def build_sfnt(tables, version=0x00010000):
+    tags = sorted(tables)
+    n = len(tags)
+    es = max(0, n.bit_length() - 1)
+    sr = 16 * (1 << es)
+    head = struct.pack(">IHHHH", version, n, sr, es, n * 16 - sr)
+    off = 12 + 16 * n
+    dir_, body = b"", b""
+    for t in tags:
+        d = tables[t]
+        dir_ += struct.pack(">4sIII", t.encode("latin-1"), checksum(d), off + len(body), len(d))
+        body += d + b"\0" * (-len(d) % 4)
+    return head + dir_ + body
+
+
+def glyph_offsets(tables):
+    head, maxp = tables["head"], tables["maxp"]
+    num_glyphs = struct.unpack(">H", maxp[4:6])[0]
+    long_loca = struct.unpack(">h", head[50:52])[0] == 1
+    loca = tables.get("loca", b"")
+    if long_loca:
+        offs = struct.unpack(">%dI" % min(num_glyphs + 1, len(loca) // 4), loca[:4 * (num_glyphs + 1)])
+    else:
+        offs = [2 * o for o in struct.unpack(">%dH" % min(num_glyphs + 1, len(loca) // 2), loca[:2 * (num_glyphs + 1)])]
+    return num_glyphs, list(offs)
+
+
+def glyph_instructions(g):
+    """The instructions of one glyf entry (simple or composite)."""
+    if len(g) < 10:
+        return b""
+    nc = struct.unpack(">h", g[:2])[0]
+    if nc >= 0:
+        p = 10 + 2 * nc
+        if p + 2 > len(g):
+            return b""
+        n = struct.unpack(">H", g[p:p + 2])[0]
+        return g[p + 2:p + 2 + n]
+    p = 10
+    flags = 0x20
+    while flags & 0x20:
+        if p + 4 > len(g):
+            return b""
+        flags = struct.unpack(">H", g[p:p + 2])[0]
+        p += 4 + (4 if flags & 1 else 2)
+        if flags & 0x08:
+            p += 2
+        elif flags & 0x40:
+            p += 4
+        elif flags & 0x80:
+            p += 8
+    if flags & 0x100 and p + 2 <= len(g):
+        n = struct.unpack(">H", g[p:p + 2])[0]
+        return g[p + 2:p + 2 + n]
+    return b""
+
+
+def subset_font(data, count):
+    """A font with the first `count` glyphs (composites pointing further are
+    kept as they are: the reader must reject them cleanly), hinting tables
+    kept, cmap/name/post/OS2 kept, everything else dropped."""
+    version, t = read_tables(data)
+    if "glyf" not in t or "loca" not in t:
+        return None
+    num_glyphs, offs = glyph_offsets(t)
+    count = min(count, num_glyphs)
+    glyf, loca = b"", []
+    for g in range(count):
+        loca.append(len(glyf))
+        a, b = offs[g], offs[g + 1]
+        gd = t["glyf"][a:b]
+        glyf += gd + b"\0" * (-len(gd) % 4)
+    loca.append(len(glyf))
+    keep = {k: v for k, v in t.items() if k in ("head", "hhea", "maxp", "cvt ", "fpgm", "prep",
+                                                "cmap", "name", "post", "OS/2")}
+    head = bytearray(keep["head"])
+    head[8:12] = b"\0\0\0\0"
+    head[50:52] = struct.pack(">h", 1)
+    keep["head"] = bytes(head)
+    maxp = bytearray(keep["maxp"])
+    maxp[4:6] = struct.pack(">H", count)
+    keep["maxp"] = bytes(maxp)
+    hhea = bytearray(keep["hhea"])
+    nhm = struct.unpack(">H", hhea[34:36])[0]
+    hmtx = t.get("hmtx", b"")
+    metrics = b""
+    for g in range(count):
+        i = min(g, nhm - 1)
+        adv = hmtx[4 * i:4 * i + 2] or b"\0\0"
+        lsb = hmtx[4 * i + 2:4 * i + 4] if g < nhm else hmtx[4 * nhm + 2 * (g - nhm):4 * nhm + 2 * (g - nhm) + 2]
+        metrics += adv + (lsb or b"\0\0")
+    hhea[34:36] = struct.pack(">H", count)
+    keep["hhea"] = bytes(hhea)
+    keep["hmtx"] = metrics
+    keep["glyf"] = glyf
+    keep["loca"] = b"".join(struct.pack(">I", o) for o in loca)
+    # Keep the cmap only if small (format 4 of a Latin font is a few KB).
+    if len(keep.get("cmap", b"")) > 4096:
+        del keep["cmap"]
+    if len(keep.get("name", b"")) > 2048:
+        del keep["name"]
+    return build_sfnt(keep, version)
+
+
+# ---------------------------------------------------------------- TrueType code
+def tt_insn_len(code, pc):
+    op = code[pc]
+    if op == 0x40:
+        return 2 + (code[pc + 1] if pc + 1 < len(code) else 0)
+    if op == 0x41:
+        return 2 + 2 * (code[pc + 1] if pc + 1 < len(code) else 0)
+    if 0xB0 <= op <= 0xB7:
+        return 1 + (op - 0xB0 + 1)
+    if op >= 0xB8:
+        return 1 + 2 * (op - 0xB8 + 1)
+    return 1
+
+
+def tt_count_insns(code):
+    n, pc = 0, 0
+    while pc < len(code):
+        pc += tt_insn_len(code, pc)
+        n += 1
+    return n
+
+
+def tt_program_trailer(fpgm, prep, maxp, cvt_len, flags=0, ppem=12, points=8, contours=2,
+                       alloc=0, seed=1):
+    """16 bytes, layout in fuzz/tt_program.c."""
+    def field(v, div, default=0):
+        return max(0, min(255, (v + div - 1) // div)) if v else default
+    (storage, twilight, fdefs, stack) = (0, 0, 0, 0)
+    if len(maxp) >= 32:
+        _, _, _, _, _, _, _, twilight, storage, fdefs, _, stack = struct.unpack(">IHHHHHHHHHHH", maxp[:26])
+    return struct.pack(">HHHBBBBBBBBBB", alloc, tt_count_insns(fpgm), tt_count_insns(prep),
+                       flags, ppem, points, contours, field(cvt_len // 2, 4),
+                       field(storage, 4), min(255, twilight), field(fdefs, 2), field(stack, 4), seed & 0xFF)
+
+
+# Hand-written TrueType programs: each exercises one family of instructions
+# on the synthetic glyph (see fuzz/tt_program.c for the context).
+TT_HANDWRITTEN = {
+    # FDEF 0 { DUP MUL } ; PUSHB 3 ; CALL
+    "fdef-call": (bytes([0xB0, 0x00, 0x2C, 0x20, 0x63, 0x2D]), b"", bytes([0xB1, 0x03, 0x00, 0x2B])),
+    # SVTCA[x], MDAP[r] p0, MIRP p1 via cvt 0, IUP[x]
+    "mirp-iup": (b"", b"", bytes([0x01, 0xB0, 0x00, 0x2F, 0xB1, 0x01, 0x00, 0xE0, 0x31])),
+    # loop: PUSHB 5 ; SLOOP ; PUSHB 1 2 3 4 5 ; ALIGNRP
+    "sloop-alignrp": (b"", b"", bytes([0xB0, 0x05, 0x17, 0xB4, 1, 2, 3, 4, 5, 0x3C])),
+    # IF/ELSE/EIF nesting and jumps: PUSHB 1 ; IF ; PUSHB 0 ; ELSE ; PUSHB 1 ; EIF ; PUSHB 3 ; JROT
+    "if-else-jump": (b"", b"", bytes([0xB0, 1, 0x58, 0xB0, 0, 0x1B, 0xB0, 1, 0x59, 0xB1, 3, 0, 0x79])),
+    # DELTAP1 with a deltabase/shift tweak
+    "deltap": (b"", b"", bytes([0xB0, 9, 0x5E, 0xB0, 3, 0x5F, 0xB2, 0x47, 1, 1, 0x5D])),
+    # prep: INSTCTRL, SCANCTRL, SCANTYPE, measure ppem, round state changes
+    "prep-state": (b"", bytes([0xB1, 1, 3, 0x8E, 0xB1, 1, 0xFF, 0x85, 0xB0, 4, 0x8D, 0x4B, 0x18, 0x19, 0x3D, 0x7A]), b"\x4B"),
+    # GETINFO, storage and CVT round trips
+    "getinfo-storage": (b"", b"", bytes([0xB0, 0x3F, 0x88, 0xB0, 0, 0x23, 0x42, 0xB0, 0, 0x43,
+                                          0xB1, 0, 100, 0x44, 0xB0, 0, 0x45])),
+    # twilight zone: SZP0 0 ; MIAP to twilight point 0 ; SZPS 1
+    "twilight": (b"", b"", bytes([0xB0, 0, 0x13, 0xB1, 0, 0, 0x3F, 0xB0, 1, 0x16])),
+    # infinite loop: the instruction budget must stop it (JMPR -1 each time)
+    "budget-jmpr": (b"", b"", bytes([0xB8, 0xFF, 0xFF, 0x1C])),
+    # deep recursion: FDEF 0 { PUSHB 0 CALL } ; CALL 0
+    "recursion": (bytes([0xB0, 0, 0x2C, 0xB0, 0, 0x2B, 0x2D]), b"", bytes([0xB0, 0, 0x2B])),
+    # stack overflow attempt: NPUSHB 255 of zeros then DUP until full
+    "npushb-max": (b"", b"", bytes([0x40, 0xFF]) + bytes(255) + bytes([0x20]) * 64),
+    # IDEF of an unused opcode, then use it
+    "idef": (bytes([0xB0, 0x91, 0x89, 0xB0, 7, 0x2D]), b"", bytes([0x91])),
+    # ISECT, SHPIX, MSIRP, FLIPRGON, round-to-grid variety
+    "outline-mix": (b"", b"", bytes([0xB4, 0, 1, 2, 3, 4, 0x0F, 0xB1, 5, 0x40, 0x38,
+                                     0xB2, 1, 0, 64, 0x3A, 0xB1, 0, 3, 0x81, 0x7C, 0x18, 0x19])),
+    # every opcode byte once with a push of two small values before it
+    "all-opcodes": (b"", b"", b"".join(bytes([0xB1, 1, 0, op]) for op in range(0x00, 0xB0))),
+}
+
+
+# ---------------------------------------------------------------- Graphite
+# Graphite rule code of the corpus fonts' passes is not extracted yet: the
+# Silf layout walk belongs with vm/graphite's parser, and a second hand-kept
+# parser here would drift.  The gr_code seeds are the hand-written ones.
+
+
+# Hand-written Graphite rule code (constraint, action).
+GR_HANDWRITTEN = {
+    "ret-true": (b"", bytes([0x32])),                        # RET_TRUE
+    "push-add-ret": (bytes([0x01, 2, 0x01, 3, 0x06, 0x30]), bytes([0x1B, 0x32])),  # 2+3; COPY_NEXT
+    "put-glyph": (b"", bytes([0x3B, 0, 1, 0x1B, 0x32])),     # PUT_GLYPH 1; COPY_NEXT
+    "insert-delete": (b"", bytes([0x1F, 0x1B, 0x20, 0x19, 0x32])),
+    "attr-set": (b"", bytes([0x01, 10, 0x23, 0x04, 0x1B, 0x32])),  # ATTR_SET shiftx
+    "cntxt": (bytes([0x22, 0, 2, 0x01, 1, 0x30]), bytes([0x1B, 0x32])),
+    "assoc": (b"", bytes([0x21, 2, 0, 1, 0x1B, 0x32])),
+    "div-zero": (bytes([0x01, 1, 0x01, 0, 0x09, 0x30]), bytes([0x1B, 0x32])),
+    "stack-deep": (b"", bytes([0x01, 1] * 40 + [0x32])),
+    "feat": (bytes([0x2B, 0, 0, 0x30]), bytes([0x42, 0, 0, 0x1B, 0x32])),
+    "bad-opcode": (b"", bytes([0x7F, 0x32])),
+    "no-return": (b"", bytes([0x01, 1])),
+}
+
+
+# ---------------------------------------------------------------- corpus
+def corpus_fonts():
+    fonts = []
+    for d in FONT_DIRS:
+        if not os.path.isdir(d):
+            continue
+        names = sorted(f for f in os.listdir(d) if f.endswith(".ttf"))
+        reg = [f for f in names if "Regular" in f or f.endswith("Sans.ttf") or f.endswith("Mono.ttf")]
+        rest = [f for f in names if f not in reg]
+        for f in (reg + rest)[:FONTS_PER_FAMILY_DIR]:
+            fonts.append(os.path.join(d, f))
+    return fonts
+
+
+def graphite_fonts():
+    out = []
+    for d in FONT_DIRS:
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                data = fh.read()
+            try:
+                _, t = read_tables(data)
+            except ValueError:
+                continue
+            if "Silf" in t:
+                out.append(p)
+    if os.path.isdir(GRAPHITE_TEST_FONTS):
+        for f in sorted(os.listdir(GRAPHITE_TEST_FONTS)):
+            out.append(os.path.join(GRAPHITE_TEST_FONTS, f))
+    return out
+
+
+class Seeds:
+    def __init__(self):
+        self.files = {}  # target -> {name: bytes}
+
+    def add(self, target, label, data):
+        if len(data) > MAX_SEED_BYTES:
+            return
+        h = hashlib.sha1(data).hexdigest()[:12]
+        name = "%s-%s" % (label, h)
+        self.files.setdefault(target, {})[name] = data
+
+
+def sanitize(s):
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in s)[:40]
+
+
+def generate():
+    S = Seeds()
+    tt_fonts = corpus_fonts()
+
+    # sfnt and tt_font: subset fonts.
+    for path in tt_fonts:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        label = sanitize(os.path.basename(path).rsplit(".", 1)[0])
+        try:
+            sub = subset_font(data, SUBSET_GLYPHS)
+        except (ValueError, KeyError, struct.error):
+            continue
+        if sub is None:
+            continue
+        S.add("sfnt", label, sub + bytes(TRAILER["sfnt"]))
+        _, t = read_tables(data)
+        if "fpgm" in t or "prep" in t:
+            # tt_font trailer (fuzz/tt_font.c): alloc(2) face glyph-seed mode ppem1 ppem2 flags
+            modes = ((1, 12, 17), (0, 9, 24), (2, 16, 11), (3, 20, 7))
+            k = len(S.files.get("tt_font", {})) // 2
+            for mode, p1, p2 in (modes[k % 4], modes[(k + 1) % 4]):
+                S.add("tt_font", "%s-m%d" % (label, mode), sub + struct.pack(">HBBBBBB", 0, 0, 0, mode, p1, p2, 0))
+            # tt_program: fpgm + prep + a few glyph programs
+            fpgm, prep, cvt, maxp = t.get("fpgm", b""), t.get("prep", b""), t.get("cvt ", b""), t["maxp"]
+            num_glyphs, offs = glyph_offsets(t)
+            picked = 0
+            step = max(1, num_glyphs // (GLYPH_PROGRAMS_PER_FONT * 3))
+            for g in range(1, num_glyphs, step):
+                ins = glyph_instructions(t["glyf"][offs[g]:offs[g + 1]])
+                if not ins:
+                    continue
+                for flags, variant in ((1, "v40"), (0, "v35")):
+                    tr = tt_program_trailer(fpgm, prep, maxp, len(cvt), flags=flags, ppem=11 + picked,
+                                            points=12, contours=2, seed=g)
+                    S.add("tt_program", "%s-g%d-%s" % (label, g, variant), fpgm + prep + ins + tr)
+                # the glyph program alone (no fpgm/prep: calls fail cleanly)
+                S.add("tt_program", "%s-g%d-bare" % (label, g),
+                      ins + tt_program_trailer(b"", b"", maxp, len(cvt), flags=1, seed=g))
+                picked += 1
+                if picked >= GLYPH_PROGRAMS_PER_FONT:
+                    break
+            # prep run as the glyph program too
+            if prep:
+                S.add("tt_program", "%s-prep-as-glyph" % label,
+                      fpgm + prep + tt_program_trailer(fpgm, b"", maxp, len(cvt), flags=1))
+
+    for name, (fpgm, prep, glyph) in sorted(TT_HANDWRITTEN.items()):
+        for flags, tag in ((1, "v40"), (0x04, "v35-pedantic"), (0x0A, "v40-mono-composite")):
+            tr = struct.pack(">HHHBBBBBBBBBB", 0, tt_count_insns(fpgm), tt_count_insns(prep),
+                             flags, 12, 16, 3, 8, 8, 4, 8, 64, 7)
+            S.add("tt_program", "hand-%s-%s" % (name, tag), fpgm + prep + glyph + tr)
+    # Allocation-failure variants of one program: fail allocation 1..8.
+    fpgm, prep, glyph = TT_HANDWRITTEN["fdef-call"]
+    for n in range(8):
+        tr = struct.pack(">HHHBBBBBBBBBB", 0xC000 | n, tt_count_insns(fpgm), 0, 1, 12, 16, 3, 8, 8, 4, 8, 64, 7)
+        S.add("tt_program", "hand-allocfail-%d" % (n + 1), fpgm + prep + glyph + tr)
+
+    # Hand-written sfnt edge cases.
+    edge = {
+        "empty": b"",
+        "truncated-dir": struct.pack(">IHHHH", 0x00010000, 5, 64, 2, 16),
+        "ttc-header": b"ttcf" + struct.pack(">IIII", 0x00010000, 2, 0x20, 0xFFFFFFF0),
+        "otto-empty": struct.pack(">4sHHHH", b"OTTO", 0, 0, 0, 0),
+        "tables-overlap": struct.pack(">IHHHH", 0x00010000, 2, 32, 1, 0) +
+            struct.pack(">4sIII", b"head", 0, 12, 0xFFFFFFFF) + struct.pack(">4sIII", b"maxp", 0, 0xFFFFFFF0, 32),
+    }
+    for name, data in sorted(edge.items()):
+        S.add("sfnt", "edge-" + name, data + bytes(TRAILER["sfnt"]))
+
+    # Graphite fonts.
+    for path in graphite_fonts():
+        with open(path, "rb") as fh:
+            data = fh.read()
+        label = "gr-" + sanitize(os.path.basename(path).rsplit(".", 1)[0])
+        if len(data) <= MAX_SEED_BYTES:
+            S.add("sfnt", label, data + bytes(TRAILER["sfnt"]))
+            # gr_font: [font][text: n x u16][trailer 8] (fuzz/gr_font.c)
+            for text_name, text in (("latin", "Hello, world 0123"), ("mixed", "ab\u0300c\u200d\u05d0")):
+                units = [ord(c) for c in text]
+                S.add("gr_font", "%s-%s" % (label, text_name),
+                      data + b"".join(struct.pack(">H", u) for u in units) +
+                      struct.pack(">HBBBBBB", 0, len(units), 0, 0, 0, 0, 0))
+            S.add("gr_font", "%s-rtl" % label, data + struct.pack(">HHH", 0x5D0, 0x5D1, 0x20) +
+                  struct.pack(">HBBBBBB", 0, 3, 1, 0, 0, 0, 0))
+    for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
+        S.add("gr_code", "hand-" + name,
+              c + a + struct.pack(">HHBBBBBBBBBB", 0, len(c), 0, 0, 0, 0, 4, 0, 0, 0, 0, 0))
+    return S
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=os.path.join(ROOT, "corpus"))
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    S = generate()
+    total, changed = 0, []
+    for target, files in sorted(S.files.items()):
+        d = os.path.join(args.out, target, "seeds")
+        existing = set(os.listdir(d)) if os.path.isdir(d) else set()
+        if args.check:
+            if existing != set(files):
+                changed.append(target)
+            continue
+        os.makedirs(d, exist_ok=True)
+        for stale in existing - set(files):
+            os.unlink(os.path.join(d, stale))
+        for name, data in sorted(files.items()):
+            with open(os.path.join(d, name), "wb") as fh:
+                fh.write(data)
+            total += len(data)
+        print("%-10s %4d seeds %8d bytes" % (target, len(files), sum(map(len, files.values()))))
+    if args.check:
+        if changed:
+            print("seeds differ for: " + " ".join(changed))
+            return 1
+        print("seeds are up to date")
+        return 0
+    print("total %d bytes" % total)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
