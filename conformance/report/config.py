@@ -12,6 +12,7 @@ import glob
 import os
 import struct
 import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass, field
 
@@ -160,6 +161,10 @@ def feature_sweep(path):
     except (ValueError, struct.error):
         pass
     return out
+
+
+def warn(msg):
+    print(f"[conform] warning: {msg}", file=sys.stderr, flush=True)
 
 
 # --- resolving font sets ---------------------------------------------------
@@ -367,6 +372,11 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
             if wanted and not wanted(set_name, f):
                 continue
             texts = resolve_texts(root, fs.get("texts", []))
+            if not texts:
+                # A font set whose texts are not there (yet): shape the
+                # default texts rather than skip the font, and say so.
+                texts = resolve_texts(root, gr.get("default_texts", []))
+                warn(f"font set {set_name}: none of its texts exist; using the default texts for {os.path.basename(f)}")
             sweep_texts = resolve_texts(root, fs.get("sweep_texts", [])) or texts
             feats = list(q.get("graphite_features", fs.get("features", [""]))) if quick else list(fs.get("features", [""]))
             if quick:

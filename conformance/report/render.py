@@ -88,10 +88,15 @@ def _clean_example(ex):
     return e
 
 
-def build(m, root, check=None, check_source=None):
-    per_cmp, per_font = m.comparisons()
+def _totals(m):
     t = m.totals()
     t["conformance"] = (t["identical"] / t["cases"]) if t["cases"] else None
+    return t
+
+
+def build(m, root, check=None, check_source=None):
+    per_cmp, per_font = m.comparisons()
+    t = _totals(m)
     tt_groups = sorted(m.tt_groups.values(), key=lambda g: (-g["count"], g["culprit"]))
     gr_groups = sorted(m.gr_groups.values(), key=lambda g: (-g["count"], g["font"], str(g["culprit"])))
     err_groups = sorted(m.err_groups.values(), key=lambda g: (-g["count"], g["status"]))
@@ -138,7 +143,7 @@ def build(m, root, check=None, check_source=None):
 def write_baseline(m, path):
     base = {"schema": SCHEMA_VERSION, "kind": "baseline",
             "versions": {k: m.versions.get(k) for k in ("fontvm", "freetype", "graphite2", "harfbuzz")},
-            "totals": m.totals(), "configs": modelmod.config_list(m)}
+            "totals": _totals(m), "configs": modelmod.config_list(m)}
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         json.dump(base, f, indent=0, sort_keys=False, separators=(",", ":"))

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Tests of the conformance report (conformance/report/): the JSON schema,
+the baseline check, and the page as a browser shows it.
+
+Run by ctest (tests/report/CMakeLists.txt) as
+  test_report.py SOURCE_DIR WORK_DIR [unittest args]
+The fixtures (tests/report/fixtures/{base,regressed}) are runner records
+(conformance/RECORDS.md): FreeType's real hinted outlines of Liberation Sans
+and DejaVu Sans glyphs with a few points moved on the fontvm side, and a
+Padauk glyph run, so every section of the report has something to show.
+`regressed` is `base` with one identical TrueType glyph now different, one
+different glyph now failing and one identical Graphite line now failing.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SRC = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="fv-report-")
+RUN = os.path.join(SRC, "conformance", "report", "run.py")
+FIX = os.path.join(SRC, "tests", "report", "fixtures")
+SCHEMA = os.path.join(SRC, "conformance", "report", "report.schema.json")
+
+
+def run(*args):
+    return subprocess.run([sys.executable, RUN, *args], capture_output=True, text=True, cwd=SRC, timeout=300)
+
+
+def replay(name, out, *extra):
+    r = run("--replay", os.path.join(FIX, name), "--out", out, *extra)
+    return r
+
+
+class Schema(unittest.TestCase):
+    def test_report_json_validates(self):
+        import jsonschema
+        out = os.path.join(WORK, "schema")
+        r = replay("regressed", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        jsonschema.Draft7Validator.check_schema(schema)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        jsonschema.Draft7Validator(schema).validate(rep)
+        # The content is what the fixtures say.
+        t = rep["totals"]
+        self.assertEqual((t["cases"], t["identical"], t["different"], t["error_fontvm_only"], t["error_both"]),
+                         (21447, 21438, 6, 2, 1))
+        culprits = {g["culprit"]: g["count"] for g in rep["tt_differences"]}
+        self.assertEqual(culprits, {"MIRP[01101]": 1, "DELTAP1": 1, "SHPIX": 1, "(advance or point count)": 1})
+        self.assertEqual(rep["gr_differences"][0]["culprit"], "pass 3 rule 12")
+        self.assertEqual(rep["gr_differences"][0]["count"], 2)
+        self.assertEqual(rep["versions"]["freetype"], "2.12.1")
+
+    def test_baseline_validates(self):
+        import jsonschema
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        out = os.path.join(WORK, "schema-baseline")
+        base = os.path.join(out, "baseline.json")
+        r = replay("base", out, "--save-baseline", base)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(base) as f:
+            b = json.load(f)
+        self.assertEqual(b["kind"], "baseline")
+        cfg = jsonschema.Draft7Validator(dict(schema, required=["schema", "configs"]))
+        cfg.validate(b)
+
+    def test_schema_rejects_a_broken_report(self):
+        import jsonschema
+        out = os.path.join(WORK, "schema-broken")
+        self.assertEqual(replay("base", out).returncode, 0)
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        rep["configs"][0]["nonidentical"] = {"12": "x"}
+        with self.assertRaises(jsonschema.ValidationError):
+            jsonschema.Draft7Validator(schema).validate(rep)
+
+
+class Check(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.out = os.path.join(WORK, "check")
+        cls.base = os.path.join(cls.out, "baseline.json")
+        r = replay("base", os.path.join(cls.out, "a"), "--save-baseline", cls.base)
+        assert r.returncode == 0, r.stderr
+
+    def test_unchanged_run_passes(self):
+        r = replay("base", os.path.join(self.out, "b"), "--check", self.base)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("0 regression(s)", r.stdout)
+
+    def test_regression_fails_and_is_printed_first(self):
+        r = replay("regressed", os.path.join(self.out, "c"), "--check", self.base)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("REGRESSIONS: 3 case(s)"), lines[:3])
+        body = "\n".join(lines[1:4])
+        self.assertIn("DejaVuSans.ttf size 16 v40 glyph 36: identical -> different", body)
+        self.assertIn("LiberationSans-Regular.ttf size 12 v40 glyph 68: different -> error_fontvm_only", body)
+        self.assertIn("my_HeadwordSyllables.txt:40 vs graphite2: identical -> error_fontvm_only", body)
+        with open(os.path.join(self.out, "c", "report.json")) as f:
+            self.assertEqual(len(json.load(f)["check"]["regressions"]), 3)
+        with open(os.path.join(self.out, "c", "summary.md")) as f:
+            self.assertIn("3 regression(s)", f.read())
+
+    def test_improvement_passes(self):
+        # The regressed run as baseline, the base run now: only improvements.
+        b2 = os.path.join(self.out, "baseline-regressed.json")
+        self.assertEqual(replay("regressed", os.path.join(self.out, "d"), "--save-baseline", b2).returncode, 0)
+        r = replay("base", os.path.join(self.out, "e"), "--check", b2)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("improvements: 2 case(s)", r.stdout)
+
+    def test_report_json_works_as_baseline(self):
+        r = replay("regressed", os.path.join(self.out, "f"), "--check", os.path.join(self.out, "a", "report.json"))
+        self.assertEqual(r.returncode, 1)
+
+    def test_unrelated_baseline_fails(self):
+        empty = os.path.join(self.out, "empty.json")
+        with open(empty, "w") as f:
+            json.dump({"schema": 1, "configs": []}, f)
+        r = replay("base", os.path.join(self.out, "g"), "--check", empty)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("nothing was checked", r.stderr)
+
+    def test_bad_baseline_is_a_usage_error(self):
+        bad = os.path.join(self.out, "bad.json")
+        with open(bad, "w") as f:
+            f.write("[1,2")
+        r = replay("base", os.path.join(self.out, "h"), "--check", bad)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a baseline", r.stderr)
+
+
+class Browser(unittest.TestCase):
+    """Opens index.html in headless Chromium (Debian's chromium) the way a
+    reader would, and saves a screenshot."""
+
+    FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.chromium = shutil.which("chromium")
+        cls.out = os.environ.get("FONTVM_REPORT_DIR") or os.path.join(WORK, "browser")
+        if not os.environ.get("FONTVM_REPORT_DIR"):
+            r = replay("regressed", cls.out)
+            assert r.returncode == 0, r.stderr
+
+    def browse(self, *args):
+        if not self.chromium:
+            self.fail("chromium is not installed (apt-get install chromium; it is in scripts/lib/packages.txt)")
+        profile = tempfile.mkdtemp(prefix="fv-chromium-")
+        try:
+            url = "file://" + os.path.join(self.out, "index.html")
+            return subprocess.run([self.chromium, *self.FLAGS, f"--user-data-dir={profile}", *args, url],
+                                  capture_output=True, text=True, timeout=120, cwd=self.out)
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+
+    def test_dom_has_summary_table_and_a_difference_picture(self):
+        r = self.browse("--dump-dom")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        dom = r.stdout
+        self.assertIn('id="summary-table"', dom)
+        self.assertIn("TrueType v40 vs FreeType", dom)
+        self.assertIn('id="conformance"', dom)
+        # A TrueType difference picture: an SVG glyph with ringed points.
+        self.assertIn('class="glyph"', dom)
+        self.assertIn('class="diffpt"', dom)
+        # A Graphite run picture.
+        self.assertIn('class="run"', dom)
+        # The opcode coverage and the error agreement sections.
+        self.assertIn('id="coverage"', dom)
+        self.assertIn('id="errors"', dom)
+
+    def test_screenshot(self):
+        shot = os.path.join(self.out, "screenshot.png")
+        if os.path.exists(shot):
+            os.remove(shot)
+        r = self.browse(f"--screenshot={shot}", "--window-size=1280,1400", "--hide-scrollbars")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        with open(shot, "rb") as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+        w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        self.assertEqual((w, h), (1280, 1400))
+        self.assertGreater(os.path.getsize(shot), 20000)   # not a blank page
+        # Also where the README and the brief expect it.
+        dest = os.path.join(SRC, "report")
+        os.makedirs(dest, exist_ok=True)
+        shutil.copyfile(shot, os.path.join(dest, "screenshot.png"))
+
+
+class Config(unittest.TestCase):
+    """The default configuration resolves to the corpus issues 3, 4 and 6 ask for."""
+
+    def test_default_corpus(self):
+        r = run("--list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        jobs = [line.split("\t") for line in r.stdout.splitlines()]
+        tt = [j for j in jobs if j[0].startswith("tt-")]
+        gr = [j for j in jobs if j[0].startswith("gr-")]
+        fonts = {j[2] for j in tt}
+        self.assertTrue(any("liberation2" in f for f in fonts))
+        self.assertGreaterEqual(sum("/noto/" in f for f in fonts), 20)
+        self.assertEqual(len(tt), 4 * len(fonts))          # four modes each
+        grfonts = {j[2] for j in gr}
+        for name in ("padauk", "abyssinica", "annapurna", "scheherazade", "peer/graphite2/fonts"):
+            self.assertTrue(any(name in f.lower() for f in grfonts), name)
+
+    def test_overrides(self):
+        r = run("--list", "--fonts", "LiberationSans-Regular.ttf", "--modes", "v40", "--engines", "tt")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 1)
+        self.assertTrue(lines[0].startswith("tt-LiberationSans-Regular-v40\t"))
+        d = "/usr/share/fonts/truetype/dejavu"
+        r = run("--list", "--sizes", "6-8,10.5", "--modes", "v35,v40", "--engines", "tt", d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len(lines), 2 * sum(n.endswith(".ttf") for n in os.listdir(d)))
+        # Weight = glyphs x 4 sizes.
+        self.assertTrue(all(int(x.split("\t")[1]) % 4 == 0 for x in lines))
+        r = run("--list", "--modes", "v41")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown mode", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
