@@ -40,6 +40,10 @@ typedef struct fvfuzz_ctx {
      * `log` (used by scripts/repro).  0 in the fuzzing engines. */
     int trace;
     FILE *log; /* NULL: quiet */
+    /* Replay only (--opcodes): when set, the TrueType targets add each run's
+     * per-opcode execution counts here (256 entries), for the opcode
+     * coverage table of scripts/fuzz and scripts/coverage. */
+    uint64_t *tt_opcodes;
 } fvfuzz_ctx;
 
 typedef int (*fvfuzz_fn)(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size);
@@ -122,7 +126,7 @@ void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *e
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                    \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                     \
     {                                                                                \
-        static const fvfuzz_ctx quiet = {0, NULL};                                   \
+        static const fvfuzz_ctx quiet = {0, NULL, NULL};                                   \
         return fvfuzz_entry(&fvfuzz_target_##name, &quiet, data, size);             \
     }
 #endif

@@ -175,11 +175,30 @@ static int replay_dir(const char *dir, const fvfuzz_target *forced, const fvfuzz
     return bad;
 }
 
+/* The TrueType opcode coverage table: every opcode byte (each flag variant
+ * of an instruction is its own byte) with its execution count. */
+static void print_opcodes(const uint64_t *counts)
+{
+    int hit = 0;
+    for (int op = 0; op < 256; op++)
+        hit += counts[op] != 0;
+    printf("tt opcodes executed: %d/256 opcode bytes (instruction x flag variants)\n", hit);
+    printf("never executed:");
+    for (int op = 0; op < 256; op++)
+        if (counts[op] == 0)
+            printf(" %02X", op);
+    printf("\n");
+    for (int op = 0; op < 256; op++)
+        if (counts[op] != 0)
+            printf("  %02X %llu\n", op, (unsigned long long)counts[op]);
+}
+
 int main(int argc, char **argv)
 {
     const fvfuzz_target *forced = NULL;
-    fvfuzz_ctx ctx = {0, stderr};
-    int bad = 0, files = 0, i = 1;
+    fvfuzz_ctx ctx = {0, stderr, NULL};
+    int bad = 0, files = 0, i = 1, opcodes = 0;
+    uint64_t tt_counts[256] = {0};
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
             const char *name = argv[++i];
@@ -190,6 +209,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--trace") == 0) {
             ctx.trace = 1;
+        } else if (strcmp(argv[i], "--opcodes") == 0) {
+            opcodes = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             ctx.log = NULL;
         } else if (strcmp(argv[i], "--list") == 0) {
@@ -197,7 +218,7 @@ int main(int argc, char **argv)
                 printf("%s\n", targets[k]->name);
             return 0;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: %s [--target NAME] [--trace] [--quiet] FILE|DIR...\n"
+            printf("usage: %s [--target NAME] [--trace] [--opcodes] [--quiet] FILE|DIR...\n"
                    "       %s --list\n", argv[0], argv[0]);
             return 0;
         } else if (strcmp(argv[i], "--") == 0) {
@@ -210,6 +231,8 @@ int main(int argc, char **argv)
             break;
         }
     }
+    if (opcodes)
+        ctx.tt_opcodes = tt_counts;
     if (i >= argc) {
         fprintf(stderr, "usage: %s [--target NAME] [--trace] FILE|DIR...\n", argv[0]);
         return 2;
@@ -223,5 +246,7 @@ int main(int argc, char **argv)
         }
     }
     fprintf(stderr, "fvfuzz-replay: %d file(s) replayed%s\n", files, bad ? ", some unreadable" : "");
+    if (opcodes)
+        print_opcodes(tt_counts);
     return bad;
 }

@@ -1,0 +1,31 @@
+/* Helpers shared by the TrueType targets: run the hinter on a font at one
+ * size and mode over a list of glyphs, printing the instruction trace when
+ * the replay tool asks for it and adding opcode counts to the context. */
+#ifndef FVFUZZ_TT_RUN_H
+#define FVFUZZ_TT_RUN_H
+
+#include <stdint.h>
+
+#include "fontvm/tt.h"
+#include "fuzz.h"
+
+typedef struct fvfuzz_tt_size {
+    int32_t x_ppem_26d6, y_ppem_26d6;
+    fv_tt_mode mode;
+    int pedantic;
+} fvfuzz_tt_size;
+
+/* Opens a TrueType face on `font` and hints each size over `glyphs`.
+ * Everything is freed before returning.  Returns the number of glyphs
+ * hinted without error (for the caller's curiosity only). */
+uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_size *sizes,
+                        uint32_t num_sizes, const uint32_t *glyphs, uint32_t num_glyphs);
+
+/* fv_tt_mode from any byte. */
+static inline fv_tt_mode fvfuzz_tt_mode(uint8_t b)
+{
+    static const fv_tt_mode modes[4] = {FV_TT_V35, FV_TT_V40, FV_TT_V40_MONO, FV_TT_V40_LCD};
+    return modes[b & 3];
+}
+
+#endif
