@@ -3,7 +3,7 @@ into what the report shows, as they arrive, in bounded memory.
 
 What is kept:
   * one entry per configuration (TT: font, face, size, mode; Graphite: font,
-    text file, features, direction, reference) with its counts and the id and
+    text file, features, reference) with its counts and the id and
     status of every non-identical case (this is what the baseline check
     compares; identical cases are only counted);
   * difference groups (TT by the culprit instruction, Graphite by font and
@@ -79,8 +79,10 @@ class Model:
         return ("tt", self.name(r["font"]), int(r.get("face", 0)), str(r["size"]), r["mode"])
 
     def gr_key(self, r):
+        # The direction is not part of the key: a font and text file are
+        # shaped in one direction (and gr_summary does not carry it).
         return ("gr", self.name(r["font"]), self.name(r["texts"]), r.get("features", "") or "",
-                bool(r.get("rtl", False)), r.get("ref", "graphite2"))
+                r.get("ref", "graphite2"))
 
     def _config(self, key):
         c = self.configs.get(key)
@@ -166,7 +168,7 @@ class Model:
             g = groups[gk] = dict(meta, count=0, fonts=Counter(), modes=Counter(), examples=[])
         g["count"] += 1
         g["fonts"][key[1]] += 1
-        g["modes"][key[4] if key[0] == "tt" else key[5]] += 1
+        g["modes"][key[4]] += 1   # TT mode or Graphite reference
         ex = g["examples"]
         has = bool(rec.get("detail"))
         if len(ex) < EXAMPLES_PER_GROUP:
@@ -215,7 +217,7 @@ class Model:
         """{comparison name: counts} and {(comparison, font): counts}."""
         per_cmp, per_font = {}, {}
         for key, c in self.configs.items():
-            name = comparison_name(key[0], key[4] if key[0] == "tt" else key[5])
+            name = comparison_name(key[0], key[4])
             for tgt, k in ((per_cmp, name), (per_font, (name, key[1]))):
                 s = tgt.setdefault(k, {"engine": key[0], "cases": 0, "identical": 0, "different": 0,
                                        "error_fontvm_only": 0, "error_ref_only": 0, "error_both": 0,
@@ -252,7 +254,7 @@ def config_list(model):
         if key[0] == "tt":
             e.update(face=key[2], size=key[3], mode=key[4])
         else:
-            e.update(texts=key[2], features=key[3], rtl=key[4], ref=key[5])
+            e.update(texts=key[2], features=key[3], ref=key[4])
         e.update({k: c[k] for k in ("cases", "identical") + STATUSES})
         e["complete"] = c["summarised"]
         e["nonidentical"] = dict(sorted(c["nonidentical"].items(), key=lambda kv: int(kv[0])))
@@ -263,7 +265,7 @@ def config_list(model):
 def _config_key(e):
     if e["engine"] == "tt":
         return ("tt", e["font"], int(e.get("face", 0)), str(e["size"]), e["mode"])
-    return ("gr", e["font"], e["texts"], e.get("features", ""), bool(e.get("rtl", False)), e["ref"])
+    return ("gr", e["font"], e["texts"], e.get("features", ""), e["ref"])
 
 
 def _describe(key, case_id):
@@ -271,7 +273,7 @@ def _describe(key, case_id):
         face = f"#{key[2]}" if key[2] else ""
         return f"{key[1]}{face} size {key[3]} {key[4]} glyph {case_id}"
     feat = f" [{key[3]}]" if key[3] else ""
-    return f"{key[1]} {key[2]}:{case_id}{feat} vs {key[5]}"
+    return f"{key[1]} {key[2]}:{case_id}{feat} vs {key[4]}"
 
 
 def check(baseline, current):

@@ -25,6 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 
 import config as cfgmod  # noqa: E402
 import model as modelmod  # noqa: E402
@@ -275,6 +276,11 @@ class Runner:
 
     def _end(self, job, data, progress):
         m = self.model
+        if not data["error"]:
+            missing = [k for k in job_keys(m, job) if not m.configs.get(k, {}).get("summarised")]
+            if missing:
+                data["error"] = (f"runner exited with status {data['exit']} without a summary for "
+                                 f"{len(missing)} of {len(job_keys(m, job))} configuration(s)")
         j = m.jobs.setdefault(job.name, {"engine": job.engine, "font": m.name(job.font), "command": ""})
         j.update(seconds=data["seconds"], exit=data["exit"], error=data["error"],
                  status="failed" if data["error"] else "done")
@@ -285,15 +291,18 @@ class Runner:
         progress.jobs_done += 1
 
 
+def job_keys(m, job):
+    """The configuration keys a job's runner must write summaries for."""
+    if job.engine == "tt":
+        return [("tt", m.name(job.font), job.face, s, job.mode) for s in job.sizes]
+    return [("gr", m.name(job.font), m.name(job.texts), job.features, r) for r in job.refs]
+
+
 def mark_unfinished(m, job):
     """Makes the configurations of a job that did not finish visible (as
     incomplete) so the baseline check notices them."""
-    if job.engine == "tt":
-        for s in job.sizes:
-            m._config(("tt", m.name(job.font), job.face, s, job.mode))
-    else:
-        for r in job.refs:
-            m._config(("gr", m.name(job.font), m.name(job.texts), job.features, job.rtl, r))
+    for k in job_keys(m, job):
+        m._config(k)
 
 
 def replay(paths, model):
@@ -404,7 +413,8 @@ def main(argv=None):
             for e in sorted({j.engine for j in jobs}):
                 b = find_runner(a.bin, RUNNERS[e])
                 if not b:
-                    raise cfgmod.ConfigError(f"{RUNNERS[e]} not found under {a.bin} (build it: cmake --build --preset release)")
+                    raise cfgmod.ConfigError(f"{RUNNERS[e]} not found under {a.bin} (build the release preset, "
+                                             f"or leave that engine out with --engines)")
                 bins[e] = b
             os.makedirs(out, exist_ok=True)
             shutil.rmtree(os.path.join(out, "records"), ignore_errors=True)

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 SRC = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -199,6 +200,88 @@ class Browser(unittest.TestCase):
         dest = os.path.join(SRC, "report")
         os.makedirs(dest, exist_ok=True)
         shutil.copyfile(shot, os.path.join(dest, "screenshot.png"))
+
+
+class Orchestration(unittest.TestCase):
+    """run.py driving runners: tests/report/stand_in_runner.py installed
+    under the runners' names (it writes records, it compares nothing)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bin = os.path.join(WORK, "stand-in-bin")
+        os.makedirs(cls.bin, exist_ok=True)
+        for n in ("fvconform-tt", "fvconform-gr"):
+            p = os.path.join(cls.bin, n)
+            if not os.path.lexists(p):
+                os.symlink(os.path.join(SRC, "tests", "report", "stand_in_runner.py"), p)
+
+    def start(self, out, env=None, **kw):
+        e = dict(os.environ, **(env or {}))
+        return subprocess.Popen([sys.executable, RUN, "--bin", self.bin, "--out", out, "--quick", "--jobs", "2"],
+                                cwd=SRC, env=e, text=True, **kw)
+
+    def test_quick_run_completes(self):
+        out = os.path.join(WORK, "orch-ok")
+        p = self.start(out, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        so, se = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, se)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        self.assertTrue(rep["jobs"] and all(j["status"] == "done" for j in rep["jobs"]))
+        self.assertFalse(rep["interrupted"])
+        # Not a terminal: plain progress lines, no carriage returns.
+        self.assertIn("[conform] 100.0%", se)
+        self.assertNotIn("\r", se)
+        self.assertIn("report: ", so)
+
+    def test_terminal_progress_bar(self):
+        import pty
+        out = os.path.join(WORK, "orch-tty")
+        master, slave = pty.openpty()
+        p = self.start(out, env={"FV_STANDIN_DELAY": "0.05"}, stdout=subprocess.DEVNULL, stderr=slave)
+        os.close(slave)
+        buf = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            buf += chunk
+        p.wait(timeout=120)
+        os.close(master)
+        text = buf.decode("utf-8", "replace")
+        self.assertEqual(p.returncode, 0, text[-500:])
+        self.assertIn("\r\x1b[K[", text)
+        self.assertIn("ETA", text)
+
+    def test_crashing_runner_is_reported(self):
+        out = os.path.join(WORK, "orch-crash")
+        p = self.start(out, env={"FV_STANDIN_CRASH": "1"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        so, se = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 3, se)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        self.assertTrue(any("signal" in r["message"] for r in rep["runner_problems"]), rep["runner_problems"])
+        with open(os.path.join(out, "index.html")) as f:
+            self.assertTrue("<h2 id=runner-problems" in f.read(), "no Runner problems section")
+
+    def test_ctrl_c_keeps_what_was_written(self):
+        import signal
+        out = os.path.join(WORK, "orch-int")
+        p = self.start(out, env={"FV_STANDIN_DELAY": "0.4"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(2.0)
+        p.send_signal(signal.SIGINT)
+        so, se = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 3, se)
+        self.assertIn("interrupted", se)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        self.assertTrue(rep["interrupted"])
+        self.assertGreater(rep["totals"]["cases"], 0)                  # kept what arrived
+        self.assertTrue(any(j["status"] != "done" for j in rep["jobs"]))  # and stopped early
+        self.assertTrue(os.listdir(os.path.join(out, "records")))
 
 
 class Config(unittest.TestCase):
