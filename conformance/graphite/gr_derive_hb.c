@@ -17,7 +17,8 @@
  *   Offsets place each glyph at its graphite2 origin relative to the pen.
  * - Right to left: clusters are emitted last to first, glyphs within a
  *   cluster stay in slot order, and the advance runs to the cluster that
- *   precedes in segment order.
+ *   precedes in segment order (the first from the segment advance, the
+ *   last to the left edge, x = 0).
  * - Values are rounded to integers as HarfBuzz does at scale = upem. */
 #include <math.h>
 #include <stdlib.h>
@@ -92,8 +93,12 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             cl[ci].num_chars = after + 1 - cl[ci].base_char;
     }
     size_t nclusters = n ? ci + 1 : 0;
+    /* The last cluster runs to the segment's end: its advance in LTR, the
+     * left edge (0) in RTL. */
     if (nclusters && !rtl)
         cl[ci].advance += run->advance_x - pen;
+    else if (nclusters)
+        cl[ci].advance += pen;
     /* Emit in visual order; offsets are relative to the pen, which moves by
      * each glyph's advance (only a cluster's first glyph has one). */
     size_t o = 0;

@@ -1,0 +1,133 @@
+/* The HarfBuzz side of the Graphite comparison turns a graphite2-style
+ * segment into HarfBuzz glyphs, clusters, advances and offsets
+ * (conformance/graphite/gr_derive_hb.c).  Applied to graphite2's own
+ * segments it must reproduce HarfBuzz's graphite2 shaper exactly, line for
+ * line, on the peer fonts and texts (left to right and right to left). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gr_compare.h"
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return b;
+}
+
+static void path_join(char *out, size_t size, const char *env, const char *dflt, const char *rel)
+{
+    const char *base = getenv(env);
+    snprintf(out, size, "%s/%s", base ? base : dflt, rel);
+}
+
+/* Shapes up to max_lines lines; returns the number of lines checked and
+ * fails on the first one whose derivation differs from HarfBuzz. */
+static long check(const char *font_rel, int font_shared, const char *text_rel, int text_shared,
+                  int rtl, long max_lines)
+{
+    char fp[1024], tp[1024];
+    if (font_shared)
+        path_join(fp, sizeof fp, "FONTVM_SHARED_DIR", "../shared", font_rel);
+    else
+        snprintf(fp, sizeof fp, "%s", font_rel);
+    if (text_shared)
+        path_join(tp, sizeof tp, "FONTVM_SHARED_DIR", "../shared", text_rel);
+    else
+        path_join(tp, sizeof tp, "FONTVM_SOURCE_DIR", ".", text_rel);
+    size_t fsize = 0, tsize = 0;
+    unsigned char *font = slurp(fp, &fsize);
+    unsigned char *text = slurp(tp, &tsize);
+    assert_non_null(font);
+    assert_non_null(text);
+    char err[GRC_ERROR_MAX];
+    grc_gr2 *g = grc_gr2_open(font, fsize, err, sizeof err);
+    grc_hb *h = grc_hb_open(font, fsize, err, sizeof err);
+    assert_non_null(g);
+    assert_non_null(h);
+    uint32_t *cps = malloc(sizeof *cps * 8192);
+    assert_non_null(cps);
+    grc_features feats;
+    memset(&feats, 0, sizeof feats);
+    long lines = 0;
+    size_t pos = 0;
+    while (pos < tsize && lines < max_lines) {
+        size_t end = pos;
+        while (end < tsize && text[end] != '\n')
+            end++;
+        size_t n = grc_utf8_decode((const char *)text + pos, end - pos, cps, 8192);
+        grc_request req = {cps, n, &feats, rtl ? 3 : 0};
+        grc_run run;
+        grc_hb_run ref, derived;
+        assert_int_equal(grc_gr2_shape(g, &req, &run), 0);
+        assert_int_equal(grc_hb_shape(h, &req, &ref), 0);
+        assert_int_equal(grc_derive_hb(&run, &req, &derived), 0);
+        grc_diff d = grc_compare_hb(&ref, &derived);
+        if (d.status != GRC_IDENTICAL)
+            fail_msg("%s line %ld: %s at slot %ld (%s)", text_rel, lines + 1, grc_status_name(d.status),
+                     d.slot, d.what);
+        grc_run_free(&run);
+        grc_hb_run_free(&ref);
+        grc_hb_run_free(&derived);
+        lines++;
+        pos = end + 1;
+    }
+    free(cps);
+    grc_gr2_close(g);
+    grc_hb_close(h);
+    free(font);
+    free(text);
+    return lines;
+}
+
+static void test_ltr_peer(void **state)
+{
+    (void)state;
+    assert_int_equal(check("peer/graphite2/fonts/Padauk.ttf", 1, "peer/graphite2/texts/my_HeadwordSyllables.txt", 1, 0, 800), 800);
+    assert_int_equal(check("peer/graphite2/fonts/charis_r_gr.ttf", 1, "peer/graphite2/texts/udhr_eng.txt", 1, 0, 100000), 340);
+    /* udhr_nep has lines where HarfBuzz's pen runs ahead after a cluster
+     * merge; the derivation reproduces that. */
+    assert_int_equal(check("peer/graphite2/fonts/Annapurnarc2.ttf", 1, "peer/graphite2/texts/udhr_nep.txt", 1, 0, 100000), 208);
+}
+
+static void test_rtl_arabic(void **state)
+{
+    (void)state;
+    assert_int_equal(check("peer/graphite2/fonts/Scheherazadegr.ttf", 1, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
+    assert_int_equal(check("/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf", 0, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
+}
+
+static void test_other_scripts(void **state)
+{
+    (void)state;
+    assert_int_equal(check("/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", 0, "corpus/texts/ethiopic.txt", 0, 0, 100000), 31);
+    assert_int_equal(check("/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf", 0, "corpus/texts/myanmar.txt", 0, 0, 100000), 26);
+    assert_int_equal(check("/usr/share/fonts/truetype/annapurna/AnnapurnaSIL-Regular.ttf", 0, "corpus/texts/devanagari_nepali.txt", 0, 0, 100000), 24);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ltr_peer),
+        cmocka_unit_test(test_rtl_arabic),
+        cmocka_unit_test(test_other_scripts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
