@@ -1,0 +1,657 @@
+/* fontvm shape FONT (--text S | --text-file F | --codes HEX...)
+ *              [--features id=value,...] [--lang xx] [--rtl]
+ *              [--json | --format json|gr2log|text]
+ *
+ * Shapes text with fontvm's Graphite engine.  `--format gr2log` writes
+ * exactly what graphite2's `gr2fonttest -log` writes, so graphite2's own
+ * test expectations compare byte for byte.  Built with the reference
+ * libraries, `--engine graphite2` runs graphite2 itself through the same
+ * printers, for side-by-side checks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "fontvm/graphite.h"
+
+#ifdef FONTVM_CLI_WITH_REFERENCES
+#include <graphite2/Font.h>
+#include <graphite2/Segment.h>
+#endif
+
+static const char help[] =
+    "usage: fontvm shape FONT (--text S | --text-file F | --codes HEX...)\n"
+    "                    [--features id=value,...] [--lang xx] [--rtl]\n"
+    "                    [--json | --format json|gr2log|text] [--ppem N]\n"
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    "                    [--engine fontvm|graphite2]\n"
+#endif
+    "\n"
+    "Shapes each line of text with the font's Graphite rules.\n"
+    "  --text S        one segment (UTF-8)\n"
+    "  --text-file F   one segment per line of F (UTF-8)\n"
+    "  --codes HEX...  one segment of hex code points, as gr2fonttest -codes\n"
+    "  --features      id=value list; id is a tag (kdot) or a number (1024);\n"
+    "                  lang=xx selects the language, as gr2fonttest -feat does\n"
+    "  --lang xx       language tag for the feature defaults (Sill)\n"
+    "  --rtl           right-to-left segment\n"
+    "  --json          one JSON object per line, positions in font units\n"
+    "  --format gr2log the log of `gr2fonttest -log`, positions scaled to\n"
+    "                  --ppem (default 12, gr2fonttest's 12pt at 72dpi)\n"
+    "  --format text   a readable table in font units (the default)\n"
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    "  --engine        fontvm (default) or graphite2, the reference library\n"
+#endif
+    "Exit status: 0 all segments shaped, 1 a segment failed, 2 bad input.\n";
+
+/* Longest segment accepted, in code points. */
+#define SHAPE_MAX_CHARS 65536
+#define SHAPE_MAX_FEATURES 64
+
+typedef enum { FMT_TEXT, FMT_JSON, FMT_GR2LOG } out_format;
+
+typedef struct shp_slot {
+    uint32_t gid;
+    double x, y;                /* font units */
+    int32_t parent;             /* attached-to slot index, -1 if none */
+    int32_t attach_x, attach_y; /* attachment point on the parent */
+    int attach_unknown;         /* the engine does not report attach_x/y */
+    int32_t insert, break_weight;
+    int32_t before, after;
+} shp_slot;
+
+typedef struct shp_char {
+    int32_t before, after, base;
+} shp_char;
+
+typedef struct shp_result {
+    int ok;
+    char error[256];
+    size_t num_slots, num_chars;
+    shp_slot *slots;
+    shp_char *chars;
+    double advance_x, advance_y;
+} shp_result;
+
+typedef struct shp_opts {
+    fv_gr_feature_setting features[SHAPE_MAX_FEATURES];
+    size_t num_features;
+    uint32_t lang;
+    int rtl;
+    out_format format;
+    double ppem;
+    uint16_t upem;
+} shp_opts;
+
+static void result_free(shp_result *r)
+{
+    free(r->slots);
+    free(r->chars);
+    memset(r, 0, sizeof *r);
+}
+
+static int result_alloc(shp_result *r, size_t slots, size_t chars)
+{
+    r->slots = calloc(slots ? slots : 1, sizeof *r->slots);
+    r->chars = calloc(chars ? chars : 1, sizeof *r->chars);
+    r->num_slots = slots;
+    r->num_chars = chars;
+    if (!r->slots || !r->chars) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- input ---- */
+
+/* A tag packed like graphite2's gr_str_to_tag: left-aligned, NUL padded;
+ * all digits means a numeric feature id. */
+static int parse_tag(const char *s, size_t len, uint32_t *out)
+{
+    if (len == 0)
+        return -1;
+    size_t digits = 0;
+    while (digits < len && s[digits] >= '0' && s[digits] <= '9')
+        digits++;
+    if (digits == len) {
+        uint64_t v = 0;
+        for (size_t i = 0; i < len; i++) {
+            v = v * 10 + (uint64_t)(s[i] - '0');
+            if (v > UINT32_MAX)
+                return -1;
+        }
+        *out = (uint32_t)v;
+        return 0;
+    }
+    if (len > 4)
+        return -1;
+    uint32_t t = 0;
+    for (size_t i = 0; i < 4; i++)
+        t = (t << 8) | (i < len ? (uint8_t)s[i] : 0u);
+    *out = t;
+    return 0;
+}
+
+static int parse_features(const char *spec, shp_opts *o)
+{
+    const char *p = spec;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len) {
+            const char *eq = memchr(p, '=', len);
+            if (!eq)
+                return cli_usage_error("shape", "--features wants id=value items");
+            size_t idlen = (size_t)(eq - p), vlen = len - idlen - 1;
+            uint32_t id;
+            if (parse_tag(p, idlen, &id))
+                return cli_usage_error("shape", "a feature id is a tag of 1-4 characters or a number");
+            if (idlen == 4 && memcmp(p, "lang", 4) == 0) {
+                if (parse_tag(eq + 1, vlen, &o->lang))
+                    return cli_usage_error("shape", "bad lang= value");
+            } else {
+                char buf[16];
+                if (vlen == 0 || vlen >= sizeof buf)
+                    return cli_usage_error("shape", "bad feature value");
+                memcpy(buf, eq + 1, vlen);
+                buf[vlen] = 0;
+                char *end;
+                errno = 0;
+                long v = strtol(buf, &end, 0);
+                if (errno || *end || v < INT32_MIN || v > INT32_MAX)
+                    return cli_usage_error("shape", "bad feature value");
+                if (o->num_features == SHAPE_MAX_FEATURES)
+                    return cli_usage_error("shape", "too many features");
+                o->features[o->num_features].id = id;
+                o->features[o->num_features].value = (int32_t)v;
+                o->num_features++;
+            }
+        }
+        p += len + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
+/* UTF-8 to code points; malformed sequences become U+FFFD. */
+static size_t utf8_decode(const char *s, size_t len, uint32_t *out, size_t cap)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = 0, i = 0;
+    while (i < len && n < cap) {
+        uint32_t c = u[i];
+        size_t need;
+        uint32_t min;
+        if (c < 0x80) {
+            out[n++] = c;
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            need = 1, c &= 0x1f, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            need = 2, c &= 0x0f, min = 0x800;
+        } else if ((c & 0xf8) == 0xf0) {
+            need = 3, c &= 0x07, min = 0x10000;
+        } else {
+            out[n++] = 0xfffd;
+            i++;
+            continue;
+        }
+        size_t k = 1;
+        for (; k <= need && i + k < len && (u[i + k] & 0xc0) == 0x80; k++)
+            c = (c << 6) | (u[i + k] & 0x3fu);
+        if (k <= need) {
+            out[n++] = 0xfffd;
+            i += k;
+            continue;
+        }
+        out[n++] = (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) ? 0xfffd : c;
+        i += need + 1;
+    }
+    return n;
+}
+
+/* ---- engines ---- */
+
+typedef struct engine {
+    fv_font *font;
+    fv_gr_face *face;
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    gr_face *gr;
+#endif
+} engine;
+
+/* FONTVM_CLI_WITH_GRAPHITE is set (conformance/graphite/CMakeLists.txt) once
+ * vm/graphite provides fv_gr_*; until then only --engine graphite2 works. */
+#ifdef FONTVM_CLI_WITH_GRAPHITE
+static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
+                         shp_result *r)
+{
+    fv_gr_shape_request req = {text, n, o->num_features ? o->features : NULL, o->num_features,
+                               o->lang, o->rtl};
+    fv_gr_segment *seg = NULL;
+    fv_error err;
+    fv_error_clear(&err);
+    if (fv_gr_shape(e->face, &req, &seg, &err) != FV_OK || !seg) {
+        fv_error_format(&err, r->error, sizeof r->error);
+        return;
+    }
+    if (result_alloc(r, seg->num_slots, seg->num_chars) == 0) {
+        for (size_t i = 0; i < seg->num_slots; i++) {
+            const fv_gr_slot_info *s = &seg->slots[i];
+            shp_slot *d = &r->slots[i];
+            d->gid = s->gid;
+            d->x = s->x;
+            d->y = s->y;
+            d->parent = s->attached_to;
+#ifdef FV_GR_SLOT_HAS_ATTACH_OFFSETS
+            d->attach_x = s->attach_x;
+            d->attach_y = s->attach_y;
+#else
+            d->attach_unknown = 1;
+#endif
+            d->insert = s->insert;
+            d->break_weight = s->break_weight;
+            d->before = s->before;
+            d->after = s->after;
+        }
+        for (size_t i = 0; i < seg->num_chars; i++) {
+            r->chars[i].before = seg->chars[i].before;
+            r->chars[i].after = seg->chars[i].after;
+            r->chars[i].base = seg->chars[i].base;
+        }
+        r->advance_x = seg->advance_x;
+        r->advance_y = seg->advance_y;
+        r->ok = 1;
+    }
+    fv_gr_segment_free(e->face, seg);
+}
+#else
+static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
+                         shp_result *r)
+{
+    (void)e, (void)o, (void)text, (void)n;
+    snprintf(r->error, sizeof r->error, "this fontvm was built without its Graphite engine");
+}
+#endif
+
+#ifdef FONTVM_CLI_WITH_REFERENCES
+static void shape_graphite2(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
+                            shp_result *r)
+{
+    gr_feature_val *fv = gr_face_featureval_for_lang(e->gr, o->lang);
+    if (!fv) {
+        snprintf(r->error, sizeof r->error, "graphite2: no feature values");
+        return;
+    }
+    for (size_t i = 0; i < o->num_features; i++) {
+        const gr_feature_ref *ref = gr_face_find_fref(e->gr, o->features[i].id);
+        if (ref)
+            gr_fref_set_feature_value(ref, (gr_uint16)o->features[i].value, fv);
+    }
+    gr_segment *seg = gr_make_seg(NULL, e->gr, 0, fv, gr_utf32, text, n, o->rtl);
+    gr_featureval_destroy(fv);
+    if (!seg) {
+        snprintf(r->error, sizeof r->error, "graphite2: gr_make_seg failed");
+        return;
+    }
+    if (result_alloc(r, gr_seg_n_slots(seg), gr_seg_n_cinfo(seg)) == 0) {
+        size_t i = 0;
+        for (const gr_slot *s = gr_seg_first_slot(seg); s && i < r->num_slots;
+             s = gr_slot_next_in_segment(s), i++) {
+            shp_slot *d = &r->slots[i];
+            const gr_slot *p = gr_slot_attached_to(s);
+            d->gid = gr_slot_gid(s);
+            d->x = gr_slot_origin_X(s);
+            d->y = gr_slot_origin_Y(s);
+            d->parent = p ? (int32_t)gr_slot_index(p) : -1;
+            d->attach_x = gr_slot_attr(s, seg, gr_slatAttX, 0);
+            d->attach_y = gr_slot_attr(s, seg, gr_slatAttY, 0);
+            d->insert = gr_slot_attr(s, seg, gr_slatInsert, 0);
+            d->break_weight = gr_slot_attr(s, seg, gr_slatBreak, 0);
+            d->before = gr_slot_before(s);
+            d->after = gr_slot_after(s);
+        }
+        r->num_slots = i;
+        for (size_t c = 0; c < r->num_chars; c++) {
+            const gr_char_info *ci = gr_seg_cinfo(seg, (unsigned)c);
+            r->chars[c].before = gr_cinfo_before(ci);
+            r->chars[c].after = gr_cinfo_after(ci);
+            r->chars[c].base = (int32_t)gr_cinfo_base(ci);
+        }
+        r->advance_x = gr_seg_advance_X(seg);
+        r->advance_y = gr_seg_advance_Y(seg);
+        r->ok = 1;
+    }
+    gr_seg_destroy(seg);
+}
+#endif
+
+/* ---- output ---- */
+
+static uint32_t code_at(const uint32_t *text, size_t n, int32_t i)
+{
+    return i >= 0 && (size_t)i < n ? text[i] : 0;
+}
+
+/* gr2fonttest -log: the text codes, then (if the segment was made) one row
+ * per slot with positions scaled to ppem, the advance, and the per-char
+ * table.  Spacing and tabs reproduce graphite2 1.3.14's tool exactly. */
+static void print_gr2log(FILE *out, const shp_opts *o, const int *feature_known,
+                         const uint32_t *text, size_t n, const shp_result *r)
+{
+    fputs("Text codes\n", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%4x%c", (unsigned)text[i], (i + 1) % 10 == 0 ? '\n' : '\t');
+    fputc('\n', out);
+    /* The features set, in the order given, that the font knows. */
+    for (size_t i = 0; i < o->num_features; i++) {
+        if (!feature_known[i])
+            continue;
+        uint32_t id = o->features[i].id;
+        if (id >> 24) {
+            char t[5] = {(char)(id >> 24), (char)(id >> 16), (char)(id >> 8), (char)id, 0};
+            fprintf(out, "%s=%d\n", t, (int)o->features[i].value);
+        } else {
+            fprintf(out, "%u=%d\n", (unsigned)id, (int)o->features[i].value);
+        }
+    }
+    if (!r->ok)
+        return;
+    double scale = o->ppem / (double)o->upem;
+    fprintf(out, "Segment length: %zu\n", r->num_slots);
+    fputs("pos  gid   attach\t     x\t     y\tins bw\t  chars\t\tUnicode\t\n", out);
+    for (size_t i = 0; i < r->num_slots; i++) {
+        const shp_slot *s = &r->slots[i];
+        /* fontvm's slot info has no attachment point yet (needs
+         * FV_GR_SLOT_HAS_ATTACH_OFFSETS): for attached slots say so rather
+         * than print zeros; unattached slots read 0,0 in every peer log. */
+        if (s->attach_unknown && s->parent >= 0) {
+            fprintf(out, "%02zu  %4u%4d@?,?", i, (unsigned)s->gid, (int)s->parent);
+        } else {
+            fprintf(out, "%02zu  %4u%4d@%d,%d", i, (unsigned)s->gid, (int)s->parent,
+                    s->attach_unknown ? 0 : (int)s->attach_x, s->attach_unknown ? 0 : (int)s->attach_y);
+        }
+        fprintf(out, "\t%6.1f\t%6.1f\t%2d %3d\t%3d %3d\t%7x\t%7x\n",
+                (double)(float)(s->x * scale), (double)(float)(s->y * scale), (int)s->insert,
+                (int)s->break_weight, (int)s->before, (int)s->after,
+                (unsigned)code_at(text, n, s->before), (unsigned)code_at(text, n, s->after));
+    }
+    fprintf(out, "Advance width = %6.1f\n", (double)(float)(r->advance_x * scale));
+    fputs("\nChar\tUnicode\tBefore\tAfter\tBase\n", out);
+    for (size_t c = 0; c < r->num_chars; c++)
+        fprintf(out, "%zu\t%04X\t%d\t%d\t%d\n", c, (unsigned)code_at(text, n, (int32_t)c),
+                (int)r->chars[c].before, (int)r->chars[c].after, (int)r->chars[c].base);
+}
+
+static void print_json(FILE *out, const char *line, size_t line_len, const shp_result *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "text", json_stringn_nocheck(line, line_len));
+    json_object_set_new(o, "ok", json_boolean(r->ok));
+    if (r->ok) {
+        json_t *g = json_array(), *c = json_array();
+        for (size_t i = 0; i < r->num_slots; i++)
+            json_array_append_new(g, json_pack("{s:I,s:f,s:f}", "gid", (json_int_t)r->slots[i].gid,
+                                               "x", r->slots[i].x, "y", r->slots[i].y));
+        for (size_t i = 0; i < r->num_chars; i++)
+            json_array_append_new(c, json_pack("{s:i,s:i}", "before", (int)r->chars[i].before,
+                                               "after", (int)r->chars[i].after));
+        json_object_set_new(o, "advance", json_real(r->advance_x));
+        json_object_set_new(o, "glyphs", g);
+        json_object_set_new(o, "chars", c);
+    } else {
+        json_object_set_new(o, "error", json_string(r->error));
+    }
+    char *s = json_dumps(o, JSON_COMPACT);
+    if (s) {
+        fputs(s, out);
+        fputc('\n', out);
+        free(s);
+    }
+    json_decref(o);
+}
+
+static void print_text(FILE *out, const shp_result *r)
+{
+    if (!r->ok) {
+        fprintf(out, "error: %s\n", r->error);
+        return;
+    }
+    fprintf(out, "slots: %zu  advance: %.2f\n", r->num_slots, r->advance_x);
+    fputs("slot    gid         x         y  attached  before after\n", out);
+    for (size_t i = 0; i < r->num_slots; i++) {
+        const shp_slot *s = &r->slots[i];
+        fprintf(out, "%4zu %6u %9.2f %9.2f %9d %7d %5d\n", i, (unsigned)s->gid, s->x, s->y,
+                (int)s->parent, (int)s->before, (int)s->after);
+    }
+}
+
+/* ---- driver ---- */
+
+typedef struct shape_job {
+    engine e;
+    shp_opts o;
+    int use_graphite2;
+    uint32_t *cps;
+    int failures;
+    int feature_known[SHAPE_MAX_FEATURES];
+} shape_job;
+
+static void shape_one(shape_job *j, const char *line, size_t line_len, const uint32_t *text,
+                      size_t n)
+{
+    shp_result r;
+    memset(&r, 0, sizeof r);
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    if (j->use_graphite2)
+        shape_graphite2(&j->e, &j->o, text, n, &r);
+    else
+#endif
+        shape_fontvm(&j->e, &j->o, text, n, &r);
+    if (!r.ok)
+        j->failures++;
+    switch (j->o.format) {
+    case FMT_GR2LOG: print_gr2log(stdout, &j->o, j->feature_known, text, n, &r); break;
+    case FMT_JSON: print_json(stdout, line, line_len, &r); break;
+    case FMT_TEXT: print_text(stdout, &r); break;
+    }
+    result_free(&r);
+}
+
+static int shape_file(shape_job *j, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "fontvm shape: cannot open %s: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = CLI_OK;
+    for (;;) {
+        size_t len = 0;
+        int ch;
+        while ((ch = fgetc(f)) != EOF && ch != '\n') {
+            if (len + 1 >= cap) {
+                size_t ncap = cap ? cap * 2 : 256;
+                char *nl = realloc(line, ncap);
+                if (!nl) {
+                    rc = CLI_PROBLEM;
+                    goto done;
+                }
+                line = nl;
+                cap = ncap;
+            }
+            line[len++] = (char)ch;
+        }
+        if (ch == EOF && len == 0)
+            break;
+        if (len && line[len - 1] == '\r')
+            len--;
+        size_t n = utf8_decode(line ? line : "", len, j->cps, SHAPE_MAX_CHARS);
+        shape_one(j, line ? line : "", len, j->cps, n);
+        if (ch == EOF)
+            break;
+    }
+done:
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int cmd_shape(int argc, char **argv)
+{
+    const char *path = NULL, *text = NULL, *text_file = NULL, *features = NULL, *lang = NULL;
+    int codes_from = -1, codes_to = -1;
+    shape_job j;
+    memset(&j, 0, sizeof j);
+    j.o.format = FMT_TEXT;
+    j.o.ppem = 12;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (cli_is_help(a)) {
+            fputs(help, stdout);
+            return CLI_OK;
+        } else if (!strcmp(a, "--text") && has_value) {
+            text = argv[++i];
+        } else if (!strcmp(a, "--text-file") && has_value) {
+            text_file = argv[++i];
+        } else if (!strcmp(a, "--codes")) {
+            codes_from = i + 1;
+            while (i + 1 < argc && argv[i + 1][0] != '-')
+                i++;
+            codes_to = i + 1;
+        } else if (!strcmp(a, "--features") && has_value) {
+            features = argv[++i];
+        } else if (!strcmp(a, "--lang") && has_value) {
+            lang = argv[++i];
+        } else if (!strcmp(a, "--rtl")) {
+            j.o.rtl = 1;
+        } else if (!strcmp(a, "--json")) {
+            j.o.format = FMT_JSON;
+        } else if (!strcmp(a, "--format") && has_value) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "gr2log"))
+                j.o.format = FMT_GR2LOG;
+            else if (!strcmp(f, "json"))
+                j.o.format = FMT_JSON;
+            else if (!strcmp(f, "text"))
+                j.o.format = FMT_TEXT;
+            else
+                return cli_usage_error("shape", "--format is json, gr2log or text");
+        } else if (!strcmp(a, "--ppem") && has_value) {
+            uint32_t p;
+            if (cli_parse_uint(argv[++i], 100000, &p) || p == 0)
+                return cli_usage_error("shape", "--ppem needs a positive number");
+            j.o.ppem = p;
+#ifdef FONTVM_CLI_WITH_REFERENCES
+        } else if (!strcmp(a, "--engine") && has_value) {
+            const char *e = argv[++i];
+            if (!strcmp(e, "graphite2"))
+                j.use_graphite2 = 1;
+            else if (strcmp(e, "fontvm"))
+                return cli_usage_error("shape", "--engine is fontvm or graphite2");
+#endif
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("shape", "unknown option or missing value");
+        } else if (!path) {
+            path = a;
+        } else {
+            return cli_usage_error("shape", "one font at a time");
+        }
+    }
+    if (!path)
+        return cli_usage_error("shape", "missing FONT");
+    if ((text != NULL) + (text_file != NULL) + (codes_from >= 0) != 1)
+        return cli_usage_error("shape", "give exactly one of --text, --text-file, --codes");
+    if (features) {
+        int rc = parse_features(features, &j.o);
+        if (rc)
+            return rc;
+    }
+    if (lang && parse_tag(lang, strlen(lang), &j.o.lang))
+        return cli_usage_error("shape", "--lang wants a tag of 1-4 characters");
+
+    j.cps = malloc(SHAPE_MAX_CHARS * sizeof *j.cps);
+    if (!j.cps)
+        return CLI_PROBLEM;
+    int rc = cli_open_font(path, 0, &j.e.font);
+    if (rc) {
+        free(j.cps);
+        return rc;
+    }
+    j.o.upem = fv_font_units_per_em(j.e.font);
+    fv_error err;
+    fv_error_clear(&err);
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    if (j.use_graphite2) {
+        j.e.gr = gr_make_file_face(path, gr_face_preloadAll);
+        if (!j.e.gr) {
+            fprintf(stderr, "fontvm shape: graphite2 cannot load %s\n", path);
+            rc = CLI_BAD_INPUT;
+            goto done;
+        }
+    } else
+#endif
+    {
+#ifdef FONTVM_CLI_WITH_GRAPHITE
+        if (fv_gr_face_new(j.e.font, &j.e.face, &err) != FV_OK) {
+            rc = cli_fail(path, &err);
+            goto done;
+        }
+#else
+        fprintf(stderr, "fontvm shape: this fontvm was built without its Graphite engine\n");
+        rc = CLI_PROBLEM;
+        goto done;
+#endif
+    }
+    for (size_t i = 0; i < j.o.num_features; i++) {
+#ifdef FONTVM_CLI_WITH_REFERENCES
+        if (j.use_graphite2) {
+            j.feature_known[i] = gr_face_find_fref(j.e.gr, j.o.features[i].id) != NULL;
+            continue;
+        }
+#endif
+        /* COMPAT(graphite2): gr2fonttest echoes only the features the font
+         * declares; fontvm's API does not list them yet, so all are echoed. */
+        j.feature_known[i] = 1;
+    }
+    if (text) {
+        size_t n = utf8_decode(text, strlen(text), j.cps, SHAPE_MAX_CHARS);
+        shape_one(&j, text, strlen(text), j.cps, n);
+    } else if (text_file) {
+        rc = shape_file(&j, text_file);
+    } else {
+        size_t n = 0;
+        for (int i = codes_from; i < codes_to && n < SHAPE_MAX_CHARS; i++) {
+            char *end;
+            errno = 0;
+            unsigned long c = strtoul(argv[i], &end, 16);
+            if (errno || *end || c > 0x10ffff) {
+                rc = cli_usage_error("shape", "--codes wants hex code points");
+                goto done;
+            }
+            j.cps[n++] = (uint32_t)c;
+        }
+        shape_one(&j, "", 0, j.cps, n);
+    }
+    if (rc == CLI_OK && j.failures)
+        rc = CLI_PROBLEM;
+done:
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    if (j.e.gr)
+        gr_face_destroy(j.e.gr);
+#endif
+#ifdef FONTVM_CLI_WITH_GRAPHITE
+    if (j.e.face)
+        fv_gr_face_free(j.e.face);
+#endif
+    fv_font_close(j.e.font);
+    free(j.cps);
+    return rc;
+}
