@@ -38,7 +38,7 @@ FV_API fv_status fv_font_open_memory(const uint8_t *data, size_t size, uint32_t 
     fv_error_clear(err);
     if (!out || (!data && size))
         return sfnt_fail(err, FV_E_BAD_ARGUMENT, 0, FV_NO_VALUE, NULL);
-    fv_font *f;
+    fv_font *f = NULL;
     fv_status st = font_new(alloc, &f, err);
     if (st != FV_OK)
         return st;
@@ -66,7 +66,7 @@ FV_API fv_status fv_font_open_file(const char *path, uint32_t face_index, const 
         sfnt_fail(err, FV_E_IO, 0, FV_NO_VALUE, strerror(errno));
         return FV_E_IO;
     }
-    fv_font *f;
+    fv_font *f = NULL;
     fv_status st = font_new(alloc, &f, err);
     if (st != FV_OK) {
         fclose(fp);

@@ -155,21 +155,21 @@ static fv_status load_composite(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem
     pos = 10;
     for (uint32_t i = 0; i < count; i++) {
         sfnt_component *c = &g->components[i];
-        uint16_t glyph;
+        uint16_t glyph = 0;
         (void)fv_rd_u16(gl, pos, &c->flags);
         (void)fv_rd_u16(gl, pos + 2, &glyph);
         c->glyph = glyph;
         pos += 4;
         int xy = (c->flags & SFNT_ARGS_ARE_XY_VALUES) != 0;
         if (c->flags & SFNT_ARG_1_AND_2_ARE_WORDS) {
-            uint16_t a, b;
+            uint16_t a = 0, b = 0;
             (void)fv_rd_u16(gl, pos, &a);
             (void)fv_rd_u16(gl, pos + 2, &b);
             c->arg1 = xy ? (int16_t)a : (int32_t)a;
             c->arg2 = xy ? (int16_t)b : (int32_t)b;
             pos += 4;
         } else {
-            uint8_t a, b;
+            uint8_t a = 0, b = 0;
             (void)fv_rd_u8(gl, pos, &a);
             (void)fv_rd_u8(gl, pos + 1, &b);
             c->arg1 = xy ? (int8_t)a : (int32_t)a;
@@ -178,7 +178,7 @@ static fv_status load_composite(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem
         }
         c->xx = c->yy = 0x4000;
         c->xy = c->yx = 0;
-        int16_t v[4];
+        int16_t v[4] = {0, 0, 0, 0};
         if (c->flags & SFNT_WE_HAVE_A_SCALE) {
             (void)fv_rd_s16(gl, pos, &v[0]);
             c->xx = c->yy = v[0];

@@ -72,14 +72,14 @@ fv_status sfnt_count_faces(fv_span file, uint32_t *count, fv_error *err)
 
 int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out)
 {
+    out->data = NULL;
+    out->len = 0;
     for (uint32_t i = 0; i < f->num_tables; i++)
         if (f->tables[i].tag == tag) {
             /* Ranges were validated against the file in read_directory. */
             (void)fv_span_sub(f->file, f->tables[i].offset, f->tables[i].length, out);
             return 1;
         }
-    out->data = NULL;
-    out->len = 0;
     return 0;
 }
 
