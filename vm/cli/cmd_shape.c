@@ -93,6 +93,7 @@ static void result_free(shp_result *r)
     memset(r, 0, sizeof *r);
 }
 
+#if defined(FONTVM_CLI_WITH_GRAPHITE) || defined(FONTVM_CLI_WITH_REFERENCES)
 static int result_alloc(shp_result *r, size_t slots, size_t chars)
 {
     r->slots = calloc(slots ? slots : 1, sizeof *r->slots);
@@ -105,6 +106,7 @@ static int result_alloc(shp_result *r, size_t slots, size_t chars)
     }
     return 0;
 }
+#endif
 
 /* ---- input ---- */
 
