@@ -1,0 +1,376 @@
+/* `fontvm hint`: hints glyphs of a font at one size and mode and prints the
+ * outlines FreeType would return (issue 3):
+ *
+ *   fontvm hint FONT --ppem N [--mode v35|v40|v40-mono|v40-lcd]
+ *               [--glyphs all|A-B|g1,g2] [--pedantic] [--face N] (--json|--quiet)
+ *
+ * --json: one object per glyph and line,
+ *   {"gid":36,"ppem":12,"mode":"v40","advance":512,"points":[[438,0],...],"error":null}
+ * --quiet: one summary line.
+ *
+ * This file also holds the TrueType argument helpers shared with `trace` and
+ * `bench` (each of those files declares the ones it uses). */
+
+/* Until vm/tt has sources, conformance/tt/CMakeLists.txt defines
+ * FONTVM_CLI_WITHOUT_TT so the CLI still links; the command then says so. */
+#ifdef FONTVM_CLI_WITHOUT_TT
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_hint(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "fontvm hint: this build has no TrueType interpreter (vm/tt is not built)\n");
+    return CLI_PROBLEM;
+}
+#else
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "fontvm/tt.h"
+
+/* ---- helpers shared by hint, trace and bench ----------------------------- */
+
+/* Above any useful hinting size; keeps ppem * 64 well inside int32. */
+#define CLI_TT_MAX_PPEM 16384.0
+
+int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
+int cli_tt_parse_mode(const char *s, fv_tt_mode *mode);
+double cli_tt_now(void);
+void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size);
+
+static int parse_one_ppem(const char *s, char **end, int32_t *out)
+{
+    errno = 0;
+    double v = strtod(s, end);
+    if (*end == s || errno || !(v > 0.0) || v > CLI_TT_MAX_PPEM)
+        return -1;
+    *out = (int32_t)lround(v * 64.0);
+    return *out > 0 ? 0 : -1;
+}
+
+/* "12", "10.5", "12x16": ppem at 72 dpi, as FT_Set_Char_Size takes it. */
+int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6)
+{
+    if (!s || !*s)
+        return -1;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == 'x'))
+            return -1;
+    char *end;
+    if (parse_one_ppem(s, &end, x_26d6) != 0)
+        return -1;
+    *y_26d6 = *x_26d6;
+    if (*end == 'x' && parse_one_ppem(end + 1, &end, y_26d6) != 0)
+        return -1;
+    return *end == '\0' ? 0 : -1;
+}
+
+int cli_tt_parse_mode(const char *s, fv_tt_mode *mode)
+{
+    return fv_tt_mode_parse(s, mode) == 0 ? 0 : -1;
+}
+
+double cli_tt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void ppem_text(int32_t v, char *buf, size_t size)
+{
+    if (v % 64 == 0)
+        snprintf(buf, size, "%ld", (long)(v / 64));
+    else
+        snprintf(buf, size, "%g", (double)v / 64.0);
+}
+
+/* "12", "10.5" or "12x16". */
+void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size)
+{
+    char a[32], b[32];
+    ppem_text(x_26d6, a, sizeof a);
+    if (x_26d6 == y_26d6) {
+        snprintf(buf, size, "%s", a);
+    } else {
+        ppem_text(y_26d6, b, sizeof b);
+        snprintf(buf, size, "%sx%s", a, b);
+    }
+}
+
+/* ---- glyph selection ----------------------------------------------------- */
+
+#define HINT_MAX_RANGES 256
+
+typedef struct glyph_ranges {
+    int all;
+    uint32_t n;
+    uint32_t first[HINT_MAX_RANGES], last[HINT_MAX_RANGES];
+} glyph_ranges;
+
+/* "all", "A-B", "g1,g2,A-B" (glyph ids). */
+static int parse_glyphs(const char *s, glyph_ranges *r)
+{
+    memset(r, 0, sizeof *r);
+    if (strcmp(s, "all") == 0) {
+        r->all = 1;
+        return 0;
+    }
+    const char *p = s;
+    while (*p) {
+        char item[32];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof item || r->n >= HINT_MAX_RANGES)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *dash = strchr(item, '-');
+        uint32_t a, b;
+        if (dash) {
+            *dash = '\0';
+            if (cli_parse_uint(item, UINT32_MAX, &a) || cli_parse_uint(dash + 1, UINT32_MAX, &b) ||
+                b < a)
+                return -1;
+        } else {
+            if (cli_parse_uint(item, UINT32_MAX, &a))
+                return -1;
+            b = a;
+        }
+        r->first[r->n] = a;
+        r->last[r->n] = b;
+        r->n++;
+        p += len;
+        if (*p == ',') {
+            p++;
+            if (!*p)
+                return -1;
+        }
+    }
+    return r->n ? 0 : -1;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: fontvm hint FONT --ppem N [--mode v35|v40|v40-mono|v40-lcd]\n"
+            "                   [--glyphs all|A-B|g1,g2] [--pedantic] [--face N] (--json|--quiet)\n\n"
+            "Hints glyphs as FreeType's FT_Load_Glyph(NO_AUTOHINT|NO_BITMAP|target) does.\n"
+            "  --ppem N    12, 10.5 or 12x16 (x and y ppem); 72 dpi\n"
+            "  --mode M    interpreter and target (default v40)\n"
+            "  --glyphs G  glyph ids: all (default), a range A-B, or a list\n"
+            "  --pedantic  turn faults FreeType ignores into errors (FT_LOAD_PEDANTIC)\n"
+            "  --json      one JSON object per glyph and line (26.6 points, phantom points excluded)\n"
+            "  --quiet     hint and print a one-line summary only\n"
+            "Exit status: 0 every glyph hinted, 1 some glyph failed, 2 bad input.\n");
+}
+
+static json_t *error_json(const fv_error *err)
+{
+    char msg[256];
+    fv_error_format(err, msg, sizeof msg);
+    static const char *const programs[] = {"none", "fpgm", "prep", "glyf", "pass", "constraint"};
+    const char *prog = (unsigned)err->program < sizeof programs / sizeof programs[0]
+                           ? programs[err->program]
+                           : "none";
+    json_t *e = json_object();
+    json_object_set_new(e, "kind", json_string(fv_status_name(err->kind)));
+    json_object_set_new(e, "program", json_string(prog));
+    json_object_set_new(e, "glyph",
+                        err->glyph == FV_NO_VALUE ? json_null() : json_integer(err->glyph));
+    json_object_set_new(e, "pc", err->pc == FV_NO_VALUE ? json_null() : json_integer(err->pc));
+    json_object_set_new(e, "message", json_string(msg));
+    return e;
+}
+
+static json_t *ppem_json(int32_t x, int32_t y)
+{
+    if (x != y) {
+        char label[64];
+        cli_tt_size_label(x, y, label, sizeof label);
+        return json_string(label);
+    }
+    if (x % 64 == 0)
+        return json_integer(x / 64);
+    return json_real((double)x / 64.0);
+}
+
+int cmd_hint(int argc, char **argv)
+{
+    const char *path = NULL, *ppem = NULL, *mode_s = "v40", *glyphs_s = "all";
+    int json = 0, quiet = 0, pedantic = 0;
+    uint32_t face_index = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(a, "--pedantic") == 0) {
+            pedantic = 1;
+        } else if (strcmp(a, "--ppem") == 0 || strcmp(a, "--mode") == 0 ||
+                   strcmp(a, "--glyphs") == 0 || strcmp(a, "--face") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("hint", "an option needs a value");
+            const char *v = argv[++i];
+            if (a[2] == 'p')
+                ppem = v;
+            else if (a[2] == 'm')
+                mode_s = v;
+            else if (a[2] == 'g')
+                glyphs_s = v;
+            else if (cli_parse_uint(v, UINT32_MAX, &face_index))
+                return cli_usage_error("hint", "--face expects a face index");
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("hint", "unknown option");
+        } else if (!path) {
+            path = a;
+        } else {
+            return cli_usage_error("hint", "only one FONT may be given");
+        }
+    }
+    if (!path)
+        return cli_usage_error("hint", "missing FONT");
+    if (!ppem)
+        return cli_usage_error("hint", "missing --ppem");
+    if (json == quiet)
+        return cli_usage_error("hint", "give exactly one of --json and --quiet");
+    int32_t x26, y26;
+    if (cli_tt_parse_size(ppem, &x26, &y26))
+        return cli_usage_error("hint", "--ppem expects a size like 12, 10.5 or 12x16");
+    fv_tt_mode mode;
+    if (cli_tt_parse_mode(mode_s, &mode))
+        return cli_usage_error("hint", "--mode expects v35, v40, v40-mono or v40-lcd");
+    glyph_ranges ranges;
+    if (parse_glyphs(glyphs_s, &ranges))
+        return cli_usage_error("hint", "--glyphs expects all, A-B or a list of glyph ids");
+
+    fv_font *font = NULL;
+    fv_tt_face *face = NULL;
+    fv_tt_exec *exec = NULL;
+    fv_tt_size *size = NULL;
+    fv_error err;
+    int rc = cli_open_font(path, face_index, &font);
+    if (rc != CLI_OK)
+        return rc;
+    uint32_t num_glyphs = fv_font_glyph_count(font);
+    if (ranges.all) {
+        ranges.n = num_glyphs ? 1 : 0;
+        ranges.first[0] = 0;
+        ranges.last[0] = num_glyphs ? num_glyphs - 1 : 0;
+    }
+    for (uint32_t i = 0; i < ranges.n; i++) {
+        if (ranges.last[i] >= num_glyphs) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "glyph %u is beyond the font's %u glyphs", ranges.last[i],
+                     num_glyphs);
+            rc = cli_usage_error("hint", msg);
+            goto done;
+        }
+    }
+    if (fv_tt_face_new(font, &face, &err) != FV_OK) {
+        face = NULL;
+        rc = cli_fail(path, &err);
+        goto done;
+    }
+    if (fv_tt_exec_new(face, &exec, &err) != FV_OK) {
+        exec = NULL;
+        rc = cli_fail(path, &err);
+        goto done;
+    }
+    fv_tt_size_request req = {.x_ppem_26d6 = x26, .y_ppem_26d6 = y26, .mode = mode,
+                              .pedantic = pedantic};
+    if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
+        size = NULL;
+        rc = cli_fail(path, &err);
+        goto done;
+    }
+
+    uint64_t ok = 0, failed = 0;
+    fv_error first_err;
+    fv_error_clear(&first_err);
+    double t0 = cli_tt_now();
+    for (uint32_t r = 0; r < ranges.n; r++) {
+        for (uint64_t gid = ranges.first[r]; gid <= ranges.last[r]; gid++) {
+            fv_tt_outline o;
+            memset(&o, 0, sizeof o);
+            fv_error_clear(&err);
+            fv_status st = fv_tt_hint_glyph(size, exec, (uint32_t)gid, &o, &err);
+            if (st == FV_OK) {
+                ok++;
+            } else {
+                if (failed++ == 0)
+                    first_err = err;
+            }
+            if (json) {
+                json_t *g = json_object();
+                json_object_set_new(g, "gid", json_integer((json_int_t)gid));
+                json_object_set_new(g, "ppem", ppem_json(x26, y26));
+                json_object_set_new(g, "mode", json_string(fv_tt_mode_name(mode)));
+                if (st == FV_OK) {
+                    json_t *pts = json_array();
+                    for (uint32_t i = 0; i < o.num_points; i++)
+                        json_array_append_new(pts, json_pack("[I,I]", (json_int_t)o.x[i],
+                                                             (json_int_t)o.y[i]));
+                    json_object_set_new(g, "advance", json_integer(o.advance_x));
+                    json_object_set_new(g, "points", pts);
+                    json_object_set_new(g, "error", json_null());
+                } else {
+                    json_object_set_new(g, "advance", json_null());
+                    json_object_set_new(g, "points", json_null());
+                    json_object_set_new(g, "error", error_json(&err));
+                }
+                char *line = json_dumps(g, JSON_COMPACT | JSON_PRESERVE_ORDER);
+                json_decref(g);
+                if (line) {
+                    fputs(line, stdout);
+                    fputc('\n', stdout);
+                    free(line);
+                }
+            }
+            fv_tt_outline_free(face, &o);
+        }
+    }
+    double secs = cli_tt_now() - t0;
+    if (quiet) {
+        char label[64];
+        cli_tt_size_label(x26, y26, label, sizeof label);
+        printf("%s: hinted %llu glyphs at %s ppem (%s%s): %llu ok, %llu failed, %.3f s",
+               path, (unsigned long long)(ok + failed), label, fv_tt_mode_name(mode),
+               pedantic ? ", pedantic" : "", (unsigned long long)ok, (unsigned long long)failed,
+               secs);
+        if (failed) {
+            char msg[256];
+            fv_error_format(&first_err, msg, sizeof msg);
+            printf("; first error: %s", msg);
+        }
+        printf("\n");
+    }
+    rc = failed ? CLI_PROBLEM : CLI_OK;
+    if (fflush(stdout) != 0)
+        rc = CLI_PROBLEM;
+done:
+    fv_tt_size_free(size);
+    fv_tt_exec_free(exec);
+    fv_tt_face_free(face);
+    fv_font_close(font);
+    return rc;
+}
+#endif /* FONTVM_CLI_WITHOUT_TT */
