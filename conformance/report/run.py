@@ -49,6 +49,9 @@ def fmt_duration(s):
 
 
 def find_runner(bin_dir, name):
+    top = os.path.join(bin_dir, name)
+    if os.access(top, os.X_OK) and os.path.isfile(top):
+        return top
     for dp, _, names in os.walk(bin_dir):
         if name in names and os.access(os.path.join(dp, name), os.X_OK):
             return os.path.join(dp, name)
@@ -481,4 +484,9 @@ def main(argv=None):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        # Before the runners started (or after the report was written).
+        say("interrupted")
+        sys.exit(3)

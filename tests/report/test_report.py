@@ -270,8 +270,15 @@ class Orchestration(unittest.TestCase):
     def test_ctrl_c_keeps_what_was_written(self):
         import signal
         out = os.path.join(WORK, "orch-int")
+        shutil.rmtree(out, ignore_errors=True)
         p = self.start(out, env={"FV_STANDIN_DELAY": "0.4"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(2.0)
+        # Interrupt once the runners are writing records (and a little more).
+        rec = os.path.join(out, "records")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (os.path.isdir(rec) and
+                                                   any(n.endswith(".jsonl") for n in os.listdir(rec))):
+            time.sleep(0.05)
+        time.sleep(1.0)
         p.send_signal(signal.SIGINT)
         so, se = p.communicate(timeout=60)
         self.assertEqual(p.returncode, 3, se)
@@ -282,6 +289,46 @@ class Orchestration(unittest.TestCase):
         self.assertGreater(rep["totals"]["cases"], 0)                  # kept what arrived
         self.assertTrue(any(j["status"] != "done" for j in rep["jobs"]))  # and stopped early
         self.assertTrue(os.listdir(os.path.join(out, "records")))
+
+
+@unittest.skipUnless(os.environ.get("FONTVM_RUNNER_DIR"), "the C runners are not built")
+class EndToEnd(unittest.TestCase):
+    """A small real run: the C runners (FONTVM_RUNNER_DIR, engines in
+    FONTVM_ENGINES) against the real FreeType/graphite2/HarfBuzz, then the
+    schema and the browser on its report.  Registered by CMake only when the
+    runner targets exist."""
+
+    def test_small_real_run(self):
+        import jsonschema
+        out = os.path.join(WORK, "e2e")
+        engines = os.environ.get("FONTVM_ENGINES", "tt,gr")
+        r = run("--bin", os.environ["FONTVM_RUNNER_DIR"], "--out", out, "--engines", engines,
+                "--fonts", "LiberationSans-Regular.ttf,grtest1gr.ttf", "--sizes", "9,12,10.5",
+                "--modes", "v35,v40", "--jobs", "2")
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-3000:])
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        jsonschema.Draft7Validator(schema).validate(rep)
+        self.assertFalse(rep["runner_problems"], rep["runner_problems"])
+        if "tt" in engines:
+            tt = [c for c in rep["configs"] if c["engine"] == "tt"]
+            self.assertEqual(len(tt), 3 * 2)
+            # Every glyph of the font in every configuration (maxp numGlyphs).
+            sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+            import config
+            ng = config.font_info("/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf")[0].glyphs[0]
+            self.assertTrue(all(c["cases"] == ng and c["complete"] for c in tt), [c["cases"] for c in tt])
+            self.assertEqual(rep["versions"]["freetype"], "2.12.1")
+        if "gr" in engines:
+            gr = [c for c in rep["configs"] if c["engine"] == "gr"]
+            self.assertTrue(gr and all(c["complete"] for c in gr))
+        Browser.out = out
+        b = Browser("test_screenshot")
+        b.chromium = shutil.which("chromium")
+        r = b.browse("--dump-dom")
+        self.assertIn('id="summary-table"', r.stdout)
 
 
 class Config(unittest.TestCase):
