@@ -166,6 +166,7 @@ const uint64_t *ttc_fv_opcode_counts(const ttc_fv *fv)
 typedef struct ttc_run {
     uint32_t gid;
     uint32_t first_point;
+    uint32_t num_points; /* outline points of the run's zone (no phantoms) */
 } ttc_run;
 
 /* A composite tree is bounded by the composite depth limit and by this
@@ -200,7 +201,8 @@ static void collect_runs(const fv_font *font, fv_mem *mem, uint32_t gid, uint32_
             collect_runs(font, mem, g.components[i].glyph, depth + 1, next, cs);
     }
     if (cs->num_runs < TTC_MAX_RUNS)
-        cs->runs[cs->num_runs++] = (ttc_run){.gid = gid, .first_point = first};
+        cs->runs[cs->num_runs++] =
+            (ttc_run){.gid = gid, .first_point = first, .num_points = *next - first};
     sfnt_glyph_free(mem, &g);
 }
 
@@ -225,7 +227,8 @@ static void culprit_trace(void *user, const fv_tt_trace_event *ev)
     }
     cs->run_started = 1;
     for (uint32_t i = 0; i < ev->num_moved; i++) {
-        if (ev->moved_zone[i] != 1)
+        /* Twilight points and the zone's phantom points are not outline points. */
+        if (ev->moved_zone[i] != 1 || ev->moved_points[i] >= cs->runs[r].num_points)
             continue;
         uint64_t global = (uint64_t)cs->runs[r].first_point + ev->moved_points[i];
         if (global == cs->target) {
