@@ -8,6 +8,9 @@
  * directory, metrics, cmap and the outlines of a capped set of glyphs. */
 #include "fuzz.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "fontvm/fontvm.h"
 #include "sfnt/font.h"
 #include "sfnt/sfnt.h"
@@ -102,6 +105,24 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         (void)sfnt_cmap_lookup(sf, cp);
     for (uint32_t k = 0; k < SFNT_CMAP_PROBES / 2; k++)
         (void)sfnt_cmap_lookup(sf, k * 0x10FFFFu / (SFNT_CMAP_PROBES / 2) + fvfuzz_u8(&in, 3));
+
+#if FVFUZZ_PLANTED_BUG
+    /* Test-only (FONTVM_TEST_PLANTED_BUG): a table 'PLNT' starting with
+     * "BUG!" makes this read one byte past a heap copy of it, so
+     * tests/fuzz/planted_bug.sh can check that scripts/repro reproduces,
+     * minimizes and files it. */
+    fv_span plnt;
+    if (sfnt_find_table(sf, FV_TAG('P', 'L', 'N', 'T'), &plnt) && plnt.len >= 4 &&
+        memcmp(plnt.data, "BUG!", 4) == 0) {
+        uint8_t *copy = malloc(plnt.len);
+        if (copy != NULL) {
+            memcpy(copy, plnt.data, plnt.len);
+            volatile uint8_t past = copy[plnt.len]; /* the planted overflow */
+            (void)past;
+            free(copy);
+        }
+    }
+#endif
 
     fv_font_close(font);
     fvfuzz_alloc_check_clean(&fa, "sfnt");
