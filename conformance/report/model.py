@@ -89,7 +89,10 @@ class Model:
         if c is None:
             c = {"cases": 0, "identical": 0, "different": 0, "error_fontvm_only": 0,
                  "error_ref_only": 0, "error_both": 0, "seconds": 0.0, "summarised": False,
-                 "nonidentical": {}}
+                 # Status per case id (TT gid, Graphite line): 0 identical,
+                 # else b"d", b"f", b"r", b"b".  A byte per case keeps a run
+                 # where everything differs (13 M cases) small.
+                 "nonidentical": bytearray()}
             self.configs[key] = c
         return c
 
@@ -136,7 +139,11 @@ class Model:
         if status not in STATUSES:
             return None
         c = self._config(key)
-        c["nonidentical"][str(case_id)] = STATUS_CODE[status]
+        if 0 <= case_id < MAX_CASE_ID:
+            st = c["nonidentical"]
+            if case_id >= len(st):
+                st.extend(bytes(case_id + 1 - len(st)))
+            st[case_id] = ord(STATUS_CODE[status])
         if status != "different":
             self._error(key, rec, case_id)
         return status
@@ -226,9 +233,10 @@ class Model:
                 if not c["summarised"]:
                     # A job stopped before its summary: count what was seen.
                     s["incomplete"] += 1
-                    for code in c["nonidentical"].values():
-                        s[CODE_STATUS[code]] += 1
-                        s["cases"] += 1
+                    for code, status in CODE_STATUS.items():
+                        n = c["nonidentical"].count(code.encode())
+                        s[status] += n
+                        s["cases"] += n
                     continue
                 for f in ("cases", "identical") + STATUSES:
                     s[f] += c[f]
@@ -246,6 +254,48 @@ class Model:
 
 # --- baseline --------------------------------------------------------------
 
+# Case ids are glyph ids (< 65536) and text lines; anything larger is not
+# stored per case (it is still counted and grouped).
+MAX_CASE_ID = 1 << 20
+
+
+def encode_statuses(st):
+    """bytearray of statuses -> {"d": "0-99,105", "f": "7", ...}: the
+    non-identical case ids per status as ranges (compact even when every
+    case differs)."""
+    out = {}
+    for m in re.finditer(rb"d+|f+|r+|b+", bytes(st)):
+        a, b = m.start(), m.end() - 1
+        code = chr(st[a])
+        part = str(a) if a == b else f"{a}-{b}"
+        out[code] = out[code] + "," + part if code in out else part
+    return {k: out[k] for k in sorted(out)}
+
+
+def decode_statuses(enc):
+    st = bytearray()
+    if isinstance(enc, dict):
+        for code, ranges in enc.items():
+            if code not in CODE_STATUS or not isinstance(ranges, str):
+                continue
+            for part in ranges.split(","):
+                if not part:
+                    continue
+                a, _, b = part.partition("-")
+                a, b = int(a), int(b or a)
+                if not (0 <= a <= b < MAX_CASE_ID):
+                    continue
+                if b >= len(st):
+                    st.extend(bytes(b + 1 - len(st)))
+                st[a:b + 1] = code.encode() * (b - a + 1)
+    return st
+
+
+def _nonzero(st):
+    for m in re.finditer(rb"[^\x00]+", bytes(st)):
+        for i in range(m.start(), m.end()):
+            yield i, st[i]
+
 def config_list(model):
     """The configurations as the JSON report and the baseline store them."""
     out = []
@@ -257,7 +307,7 @@ def config_list(model):
             e.update(texts=key[2], features=key[3], ref=key[4])
         e.update({k: c[k] for k in ("cases", "identical") + STATUSES})
         e["complete"] = c["summarised"]
-        e["nonidentical"] = dict(sorted(c["nonidentical"].items(), key=lambda kv: int(kv[0])))
+        e["nonidentical"] = encode_statuses(c["nonidentical"])
         out.append(e)
     return out
 
@@ -290,17 +340,19 @@ def check(baseline, current):
         if b is None:
             continue
         compared += 1
-        bn, cn = b.get("nonidentical", {}), e.get("nonidentical", {})
-        for cid, code in cn.items():
-            old = bn.get(cid)
-            if old is None:
-                regressions.append({"case": _describe(k, cid), "was": "identical", "now": CODE_STATUS[code]})
-            elif code in ("f", "b") and old in ("d", "r"):
-                regressions.append({"case": _describe(k, cid), "was": CODE_STATUS[old], "now": CODE_STATUS[code]})
+        bn = decode_statuses(b.get("nonidentical", {}))
+        cn = decode_statuses(e.get("nonidentical", {}))
+        for cid, code in _nonzero(cn):
+            old = bn[cid] if cid < len(bn) else 0
+            if old == 0:
+                regressions.append({"case": _describe(k, cid), "was": "identical", "now": CODE_STATUS[chr(code)]})
+            elif code in (ord("f"), ord("b")) and old in (ord("d"), ord("r")):
+                regressions.append({"case": _describe(k, cid), "was": CODE_STATUS[chr(old)],
+                                    "now": CODE_STATUS[chr(code)]})
         if e.get("complete", True):
-            for cid, old in bn.items():
-                if cid not in cn:
-                    improvements.append({"case": _describe(k, cid), "was": CODE_STATUS[old], "now": "identical"})
+            for cid, old in _nonzero(bn):
+                if cid >= len(cn) or cn[cid] == 0:
+                    improvements.append({"case": _describe(k, cid), "was": CODE_STATUS[chr(old)], "now": "identical"})
         elif b.get("complete", True):
             regressions.append({"case": _describe(k, "*"), "was": "compared",
                                 "now": "not finished (runner failed or run interrupted)"})

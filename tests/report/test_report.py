@@ -81,7 +81,7 @@ class Schema(unittest.TestCase):
             schema = json.load(f)
         with open(os.path.join(out, "report.json")) as f:
             rep = json.load(f)
-        rep["configs"][0]["nonidentical"] = {"12": "x"}
+        rep["configs"][0]["nonidentical"] = {"d": "12,x"}
         with self.assertRaises(jsonschema.ValidationError):
             jsonschema.Draft7Validator(schema).validate(rep)
 
