@@ -33,6 +33,7 @@ import render  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNNERS = {"tt": "fvconform-tt", "gr": "fvconform-gr"}
+VM_DIRS = {"tt": "the TrueType interpreter, vm/tt", "gr": "the Graphite engine, vm/graphite"}
 
 
 def say(msg):
@@ -412,13 +413,19 @@ def main(argv=None):
                 for j in jobs:
                     print(f"{j.name}\t{j.weight}\t{m.name(j.font)}" + (f"\t{m.name(j.texts)}" if j.texts else ""))
                 return 0
-            bins = {}
-            for e in sorted({j.engine for j in jobs}):
+            bins, missing = {}, []
+            for e in sorted({j.engine for j in jobs}, reverse=True):
                 b = find_runner(a.bin, RUNNERS[e])
-                if not b:
-                    raise cfgmod.ConfigError(f"{RUNNERS[e]} not found under {a.bin} (build the release preset, "
-                                             f"or leave that engine out with --engines)")
-                bins[e] = b
+                if b:
+                    bins[e] = b
+                else:
+                    missing.append(e)
+            if missing:
+                names = " and ".join(RUNNERS[e] for e in missing)
+                needs = " and ".join(VM_DIRS[e] for e in missing)
+                hint = f"; --engines {','.join(bins)} runs without it" if bins else ""
+                raise cfgmod.ConfigError(f"{names} {'is' if len(missing) == 1 else 'are'} not built in "
+                                         f"{os.path.relpath(a.bin)} (needs {needs}){hint}")
             os.makedirs(out, exist_ok=True)
             shutil.rmtree(os.path.join(out, "records"), ignore_errors=True)
             shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
