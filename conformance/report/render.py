@@ -205,20 +205,22 @@ def _gr_table(e):
     slot = (e.get("first_diff") or {}).get("slot", 0) or 0
     lo = max(0, slot - 4)
     hi = min(max(len(ref), len(fv)), lo + MAX_SLOTS_SHOWN)
+    keys = ["gid", "x", "y"] + (["cluster"] if any("cluster" in g for g in ref + fv) else [])
     rows = []
     for i in range(lo, hi):
         a = ref[i] if i < len(ref) else None
         b = fv[i] if i < len(fv) else None
-        same = a is not None and b is not None and all(a.get(k) == b.get(k) for k in ("gid", "x", "y"))
+        same = a is not None and b is not None and all(a.get(k) == b.get(k) for k in keys)
         cls = "" if same else " class=bad"
 
         def cell(g):
-            return "<td colspan=3 class=muted>–</td>" if g is None else \
-                f"<td>{g.get('gid')}</td><td>{g.get('x')}</td><td>{g.get('y')}</td>"
+            return f"<td colspan={len(keys)} class=muted>–</td>" if g is None else \
+                "".join(f"<td>{escape(str(g.get(k)))}</td>" for k in keys)
         rows.append(f"<tr{cls}><td>{i}</td>{cell(a)}{cell(b)}</tr>")
     more = f"<p class=muted>slots {lo}–{hi - 1} of {max(len(ref), len(fv))}</p>" if hi - lo < max(len(ref), len(fv)) else ""
-    return ("<table class=slots><thead><tr><th rowspan=2>slot</th><th colspan=3>reference</th>"
-            "<th colspan=3>fontvm</th></tr><tr><th>gid</th><th>x</th><th>y</th><th>gid</th><th>x</th><th>y</th></tr>"
+    head = "".join(f"<th>{k}</th>" for k in keys)
+    return (f"<table class=slots><thead><tr><th rowspan=2>slot</th><th colspan={len(keys)}>reference</th>"
+            f"<th colspan={len(keys)}>fontvm</th></tr><tr>{head}{head}</tr>"
             "</thead><tbody>" + "".join(rows) + "</tbody></table>" + more)
 
 
@@ -230,7 +232,8 @@ def _gr_case_line(e):
             f"{escape(os.path.basename(e.get('texts', '')))}:{e.get('line')}",
             f"features {escape(feat)}", "RTL" if e.get("rtl") else "LTR", f"vs {escape(str(e.get('ref')))}"]
     if fd:
-        bits.append(f"first differing slot {fd.get('slot')}: reference {escape(json.dumps(fd.get('ref')))} "
+        what = f" ({escape(str(fd['what']))})" if fd.get("what") else ""
+        bits.append(f"first differing slot {fd.get('slot')}{what}: reference {escape(json.dumps(fd.get('ref')))} "
                     f"fontvm {escape(json.dumps(fd.get('fontvm')))}")
     cul = e.get("culprit") or {}
     if cul:

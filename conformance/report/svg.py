@@ -146,7 +146,10 @@ def _box_widths(glyphs, upem):
     for g in glyphs:
         x = float(g.get("x", 0))
         nxt = [v for v in xs if v > x]
-        w = (nxt[0] - x) if nxt else upem * 0.5
+        if isinstance(g.get("x_advance"), (int, float)) and g["x_advance"] > 0:
+            w = float(g["x_advance"])        # HarfBuzz gives the advance
+        else:
+            w = (nxt[0] - x) if nxt else upem * 0.5
         out.append(max(upem * 0.08, min(w, upem * 1.5)))
     return out
 
