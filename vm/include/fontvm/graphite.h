@@ -42,11 +42,19 @@ typedef struct fv_gr_slot_info {
     int insert;                 /* slot was inserted by a rule */
     int32_t break_weight;
     int32_t before, after;      /* char indexes (graphite2's before/after) */
+    /* Additions for gr2fonttest's log and diagnostics. */
+    float attach_x, attach_y;   /* attach.at (gr_slatAttX/Y), font units */
+    float with_x, with_y;       /* attach.with (gr_slatAttWithX/Y) */
+    float advance_x, advance_y; /* the slot's own advance */
+    int32_t original;           /* char index the slot originated from */
+    int32_t last_pass, last_rule; /* pass and rule that last changed the slot, -1 if none */
 } fv_gr_slot_info;
 
 typedef struct fv_gr_char_info {
     int32_t before, after;      /* slot indexes */
     int32_t base;               /* code point index */
+    uint32_t unicode;
+    int32_t break_weight;
 } fv_gr_char_info;
 
 typedef struct fv_gr_segment {
@@ -56,6 +64,40 @@ typedef struct fv_gr_segment {
     size_t num_chars;
     fv_gr_char_info *chars;
 } fv_gr_segment;
+
+/* Tracing (for `fontvm trace` and coverage).  Events are delivered in order
+ * while fv_gr_shape runs on this face; pass NULL to switch tracing off.  The
+ * pointers in an event are valid only during the call. */
+typedef enum fv_gr_trace_kind {
+    FV_GR_TRACE_PASS_BEGIN = 0,  /* pass starts: slot stream in gids/num_slots */
+    FV_GR_TRACE_PASS_END,        /* pass ended: slot stream after it */
+    FV_GR_TRACE_RULE,            /* rule `rule` fired at slot `slot` */
+    FV_GR_TRACE_OP,              /* an opcode is about to execute (pc, opcode, stack) */
+    FV_GR_TRACE_BIDI             /* the bidi pass reversed the slots */
+} fv_gr_trace_kind;
+
+typedef struct fv_gr_trace_event {
+    fv_gr_trace_kind kind;
+    int32_t pass;              /* pass index, -1 if n/a */
+    int32_t rule;              /* rule index, -1 if n/a */
+    int is_constraint;         /* FV_GR_TRACE_OP: running constraint code */
+    uint32_t pc;               /* offset of the opcode inside its code */
+    int32_t opcode;
+    const int32_t *stack;      /* bottom first */
+    size_t stack_depth;
+    const uint32_t *gids;      /* slot stream (PASS_*), in order */
+    size_t num_slots;
+    int32_t slot;              /* RULE: index in the stream of the rule's first slot */
+} fv_gr_trace_event;
+
+typedef void (*fv_gr_trace_fn)(void *user, const fv_gr_trace_event *ev);
+
+/* Sets the trace hook and an optional array of 256 opcode execution counters
+ * (incremented, never reset, by every later fv_gr_shape on this face). */
+FV_API void fv_gr_set_trace(fv_gr_face *face, fv_gr_trace_fn fn, void *user,
+                            uint64_t *op_counts);
+/* Mnemonic of a Graphite opcode ("PUSH_BYTE"), NULL if unknown. */
+FV_API const char *fv_gr_opcode_name(int opcode);
 
 FV_API fv_status fv_gr_face_new(fv_font *font, fv_gr_face **out, fv_error *err);
 FV_API void fv_gr_face_free(fv_gr_face *face);

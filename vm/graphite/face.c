@@ -1,0 +1,287 @@
+/* Public API: fv_gr_face (tables parsed and verified once) and fv_gr_shape. */
+#include <string.h>
+
+#include "graphite/grv.h"
+#include "sfnt/font.h"
+
+fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
+
+const char *fv_gr_opcode_name(int opcode)
+{
+    if (opcode < 0 || opcode >= GRV_OP_COUNT)
+        return NULL;
+    return grv_ops[opcode].name;
+}
+
+void fv_gr_set_trace(fv_gr_face *face, fv_gr_trace_fn fn, void *user, uint64_t *op_counts)
+{
+    if (!face)
+        return;
+    face->trace = fn;
+    face->trace_user = user;
+    face->op_counts = op_counts;
+}
+
+fv_status fv_gr_face_new(fv_font *font, fv_gr_face **out, fv_error *err)
+{
+    fv_error scratch;
+    if (!err)
+        err = &scratch;
+    fv_error_clear(err);
+    if (!font || !out) {
+        err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    fv_mem *mem = fv_font_mem(font);
+    const sfnt_font *sf = fv_font_sfnt(font);
+    fv_gr_face *face = fv_mem_calloc(mem, sizeof *face);
+    if (!face) {
+        err->kind = FV_E_NOMEM;
+        return FV_E_NOMEM;
+    }
+    face->font = font;
+    face->mem = mem;
+    face->sfnt = sf;
+    face->num_glyphs = sf->maxp.num_glyphs;
+    face->upem = sf->head.units_per_em;
+    face->ascent = sf->hhea.ascender;
+    face->descent = sf->hhea.descender;
+    fv_span silf, glat, gloc, feat, sill;
+    fv_status st;
+    if (!sfnt_find_table(sf, SFNT_TAG_Silf, &silf) || silf.len == 0) {
+        st = sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_Silf, 0, "not a Graphite font");
+        goto fail;
+    }
+    sfnt_find_table(sf, SFNT_TAG_Glat, &glat);
+    sfnt_find_table(sf, SFNT_TAG_Gloc, &gloc);
+    if (!sfnt_find_table(sf, SFNT_TAG_Feat, &feat))
+        feat.len = 0;
+    if (!sfnt_find_table(sf, SFNT_TAG_Sill, &sill))
+        sill.len = 0;
+    st = grv_glat_load(face, glat, gloc, err);
+    if (st != FV_OK)
+        goto fail;
+    st = grv_feat_load(face, feat, err);
+    if (st != FV_OK)
+        goto fail;
+    st = grv_sill_load(face, sill, err);
+    if (st != FV_OK)
+        goto fail;
+    st = grv_silf_load(face, silf, err);
+    if (st != FV_OK)
+        goto fail;
+    st = grv_silf_verify(face, err);
+    if (st != FV_OK)
+        goto fail;
+    *out = face;
+    return FV_OK;
+fail:
+    fv_gr_face_free(face);
+    return st;
+}
+
+void fv_gr_face_free(fv_gr_face *face)
+{
+    if (!face)
+        return;
+    fv_mem *mem = face->mem;
+    grv_silf_free(face);
+    grv_feat_free(face);
+    fv_mem_free(mem, face->glyphs);
+    fv_mem_free(mem, face->attrs);
+    fv_mem_free(mem, face->decompressed[0]);
+    fv_mem_free(mem, face->decompressed[1]);
+    fv_mem_free(mem, face);
+}
+
+static uint32_t find_pseudo(const grv_silf *silf, uint32_t u)
+{
+    for (uint32_t i = 0; i < silf->num_pseudo; i++)
+        if (silf->pseudos[i].unicode == u)
+            return silf->pseudos[i].gid;
+    return 0;
+}
+
+static void seg_free(grv_seg *seg)
+{
+    fv_mem_free(seg->mem, seg->slots);
+    fv_mem_free(seg->mem, seg->user);
+    fv_mem_free(seg->mem, seg->chars);
+    fv_mem_free(seg->mem, seg->feats);
+}
+
+static void init_features(const fv_gr_face *face, grv_seg *seg, const fv_gr_shape_request *req)
+{
+    for (uint32_t i = 0; i < face->num_features; i++)
+        seg->feats[i] = face->features[i].default_value;
+    if (req->lang) {
+        for (uint32_t l = 0; l < face->num_langs; l++) {
+            if (face->langs[l].tag != req->lang)
+                continue;
+            for (uint32_t k = 0; k < face->langs[l].num_settings; k++)
+                for (uint32_t i = 0; i < face->num_features; i++)
+                    if (face->features[i].id == face->langs[l].feat_ids[k])
+                        seg->feats[i] = face->langs[l].values[k];
+        }
+    }
+    for (size_t k = 0; k < req->num_features; k++) {
+        for (uint32_t i = 0; i < face->num_features; i++) {
+            if (face->features[i].id != req->features[k].id)
+                continue;
+            /* COMPAT(graphite2): gr_fref_set_feature_value refuses values
+             * above the feature's largest setting. */
+            if ((uint32_t)req->features[k].value <= face->features[i].max_value)
+                seg->feats[i] = req->features[k].value;
+        }
+    }
+}
+
+fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_segment **out,
+                      fv_error *err)
+{
+    fv_error scratch;
+    if (!err)
+        err = &scratch;
+    fv_error_clear(err);
+    if (!face || !req || !out || (req->length && !req->text) || req->length > GRV_MAX_TEXT) {
+        err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    *out = NULL;
+    fv_status st = FV_OK;
+    const grv_silf *silf = &face->silf;
+    grv_seg seg;
+    memset(&seg, 0, sizeof seg);
+    seg.face = face;
+    seg.mem = face->mem;
+    seg.first = seg.last = GRV_NIL;
+    seg.dir = req->rtl ? 1 : 0;
+    seg.pass_bits = silf->attr_skip_passes ? 0xffffffffu : 0;
+    seg.trace = face->trace;
+    seg.trace_user = face->trace_user;
+    seg.op_counts = face->op_counts;
+    seg.num_chars = (uint32_t)req->length;
+    seg.chars = fv_mem_array(seg.mem, req->length ? req->length : 1, sizeof(grv_char));
+    seg.feats = fv_mem_array(seg.mem, face->num_features ? face->num_features : 1,
+                             sizeof(int32_t));
+    if (!seg.chars || !seg.feats) {
+        st = FV_E_NOMEM;
+        err->kind = st;
+        goto done;
+    }
+    init_features(face, &seg, req);
+    for (uint32_t i = 0; i < seg.num_chars; i++) {
+        uint32_t u = req->text[i];
+        uint32_t gid = sfnt_cmap_lookup(face->sfnt, u);
+        if (!gid)
+            gid = find_pseudo(silf, u);
+        grv_char *c = &seg.chars[i];
+        c->unicode = u;
+        c->base = (int32_t)i;
+        c->before = c->after = (int32_t)i;
+        c->break_weight = gid < face->num_glyphs ? grv_glyph_attr(face, gid, silf->attr_break) : 0;
+        int32_t s = grv_new_slot(&seg);
+        if (s == GRV_NIL) {
+            st = FV_E_NOMEM;
+            err->kind = st;
+            goto done;
+        }
+        grv_slot *sl = &seg.slots[s];
+        sl->original = sl->before = sl->after = (int32_t)i;
+        grv_set_glyph(&seg, s, gid);
+        sl->prev = seg.last;
+        if (seg.last != GRV_NIL)
+            seg.slots[seg.last].next = s;
+        else
+            seg.first = s;
+        seg.last = s;
+        seg.slot_count++;
+    }
+    if (silf->num_passes) {
+        st = grv_run_passes(&seg, 0, silf->i_pos, 1, err);
+        if (st == FV_OK) {
+            grv_associate_chars(&seg);
+            st = grv_run_passes(&seg, silf->i_pos, silf->num_passes, 0, err);
+        }
+        if (st != FV_OK)
+            goto done;
+    }
+    /* finalise: position everything, associate characters, restore the
+     * logical direction. */
+    grv_position_slots(&seg, seg.first, seg.last, silf->direction & 1, &seg.advx, &seg.advy);
+    grv_associate_chars(&seg);
+    if (grv_currdir(&seg) != (seg.dir & 1))
+        grv_reverse_slots(&seg);
+    {
+        /* Output */
+        uint32_t n = 0, guard = seg.pool_len + 1;
+        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = seg.slots[s].next)
+            seg.slots[s].index = (int32_t)n++;
+        fv_gr_segment *res = fv_mem_calloc(seg.mem, sizeof *res);
+        if (!res) {
+            st = FV_E_NOMEM;
+            err->kind = st;
+            goto done;
+        }
+        res->num_slots = n;
+        res->slots = fv_mem_array(seg.mem, n ? n : 1, sizeof(fv_gr_slot_info));
+        res->num_chars = seg.num_chars;
+        res->chars = fv_mem_array(seg.mem, seg.num_chars ? seg.num_chars : 1,
+                                  sizeof(fv_gr_char_info));
+        if (!res->slots || !res->chars) {
+            fv_mem_free(seg.mem, res->slots);
+            fv_mem_free(seg.mem, res->chars);
+            fv_mem_free(seg.mem, res);
+            st = FV_E_NOMEM;
+            err->kind = st;
+            goto done;
+        }
+        n = 0;
+        guard = seg.pool_len + 1;
+        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = seg.slots[s].next, n++) {
+            const grv_slot *sl = &seg.slots[s];
+            fv_gr_slot_info *o = &res->slots[n];
+            o->gid = sl->gid;
+            o->x = sl->posx;
+            o->y = sl->posy;
+            o->attached_to = sl->parent != GRV_NIL ? seg.slots[sl->parent].index : -1;
+            o->insert = !(sl->flags & GRV_SF_NOINSERT);
+            o->break_weight = (sl->original >= 0 && (uint32_t)sl->original < seg.num_chars)
+                                  ? seg.chars[sl->original].break_weight
+                                  : 0;
+            o->before = sl->before;
+            o->after = sl->after;
+            o->attach_x = sl->attx;
+            o->attach_y = sl->atty;
+            o->with_x = sl->withx;
+            o->with_y = sl->withy;
+            o->advance_x = sl->advx;
+            o->advance_y = sl->advy;
+            o->original = sl->original;
+            o->last_pass = sl->last_pass;
+            o->last_rule = sl->last_rule;
+        }
+        for (uint32_t i = 0; i < seg.num_chars; i++) {
+            res->chars[i].before = seg.chars[i].before;
+            res->chars[i].after = seg.chars[i].after;
+            res->chars[i].base = seg.chars[i].base;
+            res->chars[i].unicode = seg.chars[i].unicode;
+            res->chars[i].break_weight = seg.chars[i].break_weight;
+        }
+        res->advance_x = seg.advx;
+        res->advance_y = seg.advy;
+        *out = res;
+    }
+done:
+    seg_free(&seg);
+    return st;
+}
+
+void fv_gr_segment_free(fv_gr_face *face, fv_gr_segment *seg)
+{
+    if (!face || !seg)
+        return;
+    fv_mem_free(face->mem, seg->slots);
+    fv_mem_free(face->mem, seg->chars);
+    fv_mem_free(face->mem, seg);
+}

@@ -1,0 +1,150 @@
+/* Glat/Gloc: per-glyph Graphite attributes (Glat versions 1-3, v3 possibly
+ * LZ4-compressed and carrying collision octaboxes), plus the glyph metrics
+ * the engine needs from hmtx and the glyf headers. */
+#include <string.h>
+
+#include "graphite/grv.h"
+
+#define GLAT_FAIL(tag, off, msg) \
+    do { st = sfnt_fail(err, FV_E_GR_BAD_GLAT, (tag), (off), (msg)); goto done; } while (0)
+
+static fv_status load_metrics(fv_gr_face *face, fv_error *err)
+{
+    const sfnt_font *f = face->sfnt;
+    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+        uint16_t adv = 0;
+        int16_t lsb = 0;
+        fv_status st = sfnt_hmetrics(f, g, &adv, &lsb, err);
+        if (st != FV_OK)
+            return st;
+        grv_glyph *gl = &face->glyphs[g];
+        gl->advance = adv;
+        if (f->loca && f->glyf.len) {
+            uint32_t a = f->loca[g], e = f->loca[g + 1];
+            if (e > a && e - a >= 10) {
+                int16_t v[4];
+                for (int k = 0; k < 4; k++)
+                    if (fv_rd_s16(f->glyf, (uint64_t)a + 2u + 2u * (unsigned)k, &v[k]) != FV_OK)
+                        v[k] = 0;
+                gl->x_min = v[0];
+                gl->y_min = v[1];
+                gl->x_max = v[2];
+                gl->y_max = v[3];
+            }
+        }
+    }
+    return FV_OK;
+}
+
+fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
+{
+    fv_status st = FV_OK;
+    face->glyphs = fv_mem_array(face->mem, face->num_glyphs ? face->num_glyphs : 1,
+                                sizeof(grv_glyph));
+    if (!face->glyphs)
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "glyph table");
+    st = load_metrics(face, err);
+    if (st != FV_OK)
+        return st;
+    if (!glat.len || !gloc.len)
+        return sfnt_fail(err, FV_E_MISSING_TABLE, glat.len ? SFNT_TAG_Gloc : SFNT_TAG_Glat, 0,
+                         "Graphite font without Glat/Gloc");
+    uint32_t gver, version;
+    uint16_t flags, nattrs;
+    if (fv_rd_u32(gloc, 0, &gver) != FV_OK || fv_rd_u16(gloc, 4, &flags) != FV_OK ||
+        fv_rd_u16(gloc, 6, &nattrs) != FV_OK)
+        GLAT_FAIL(SFNT_TAG_Gloc, 0, "header");
+    if (gver >> 16 != 1)
+        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Gloc, 0, "unsupported Gloc version");
+    int longoff = flags & 1;
+    size_t esz = longoff ? 4 : 2;
+    if (fv_rd_u32(glat, 0, &version) != FV_OK)
+        GLAT_FAIL(SFNT_TAG_Glat, 0, "header");
+    if (version < 0x00010000 || version >= 0x00040000)
+        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Glat, 0, "unsupported Glat version");
+    int octaboxes = 0;
+    if (version >= 0x00030000) {
+        uint32_t comp;
+        st = grv_lz4_table(face, glat, SFNT_TAG_Glat, 1, &glat, err);
+        if (st != FV_OK)
+            return st;
+        if (fv_rd_u32(glat, 4, &comp) != FV_OK)
+            GLAT_FAIL(SFNT_TAG_Glat, 4, "header");
+        octaboxes = (int)(comp & 1u);
+    }
+    face->num_attrs = nattrs;
+    size_t total = (size_t)face->num_glyphs * nattrs;
+    face->attrs = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
+    if (!face->attrs)
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
+    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+        uint32_t a, e;
+        uint64_t lo = 8 + (uint64_t)g * esz;
+        if (longoff) {
+            if (fv_rd_u32(gloc, lo, &a) != FV_OK || fv_rd_u32(gloc, lo + 4, &e) != FV_OK)
+                break; /* fewer Gloc entries than glyphs: the rest have no attributes */
+        } else {
+            uint16_t a16, e16;
+            if (fv_rd_u16(gloc, lo, &a16) != FV_OK || fv_rd_u16(gloc, lo + 2, &e16) != FV_OK)
+                break;
+            a = a16;
+            e = e16;
+        }
+        if (e < a || e > glat.len)
+            GLAT_FAIL(SFNT_TAG_Gloc, lo, "glyph attribute range out of Glat");
+        fv_span ent;
+        if (fv_span_sub(glat, a, (uint64_t)e - a, &ent) != FV_OK)
+            GLAT_FAIL(SFNT_TAG_Glat, a, "glyph entry");
+        uint64_t p = 0;
+        if (octaboxes && ent.len) {
+            uint16_t bitmap;
+            if (fv_rd_u16(ent, 0, &bitmap) != FV_OK)
+                GLAT_FAIL(SFNT_TAG_Glat, a, "octabox");
+            unsigned n = 0;
+            for (uint16_t b = bitmap; b; b &= (uint16_t)(b - 1))
+                n++;
+            p = 6 + 8u * n;
+            if (p > ent.len)
+                GLAT_FAIL(SFNT_TAG_Glat, a, "octabox subboxes");
+        }
+        int16_t *dst = face->attrs + (size_t)g * nattrs;
+        while (p < ent.len) {
+            uint32_t an, num;
+            if (version < 0x00020000) {
+                uint8_t a8, n8;
+                if (fv_rd_u8(ent, p, &a8) != FV_OK || fv_rd_u8(ent, p + 1, &n8) != FV_OK)
+                    GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run header");
+                an = a8;
+                num = n8;
+                p += 2;
+            } else {
+                uint16_t a16, n16;
+                if (fv_rd_u16(ent, p, &a16) != FV_OK || fv_rd_u16(ent, p + 2, &n16) != FV_OK)
+                    GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run header");
+                an = a16;
+                num = n16;
+                p += 4;
+            }
+            if (!fv_span_has(ent, p, 2u * (uint64_t)num))
+                GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run values");
+            /* graphite2 rejects a run reaching past numAttribs. */
+            if (an + num > nattrs)
+                GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute number beyond Gloc numAttribs");
+            for (uint32_t k = 0; k < num; k++) {
+                int16_t v;
+                (void)fv_rd_s16(ent, p + 2u * k, &v);
+                dst[an + k] = v;
+            }
+            p += 2u * num;
+        }
+    }
+done:
+    return st;
+}
+
+int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr)
+{
+    if (gid >= face->num_glyphs || attr >= face->num_attrs)
+        return 0;
+    return face->attrs[(size_t)gid * face->num_attrs + attr];
+}

@@ -1,0 +1,299 @@
+/* Graphite engine internals: the parsed face (Silf/Glat/Gloc/Feat/Sill), the
+ * segment (slots, characters) and the machine state shared by verify.c,
+ * machine.c, pass.c, segment.c and the public API in face.c.
+ *
+ * Slots live in a pool and are linked by int32 indexes (GRV_NIL = none), so
+ * growing the pool never invalidates a reference and every link is checked
+ * against the pool size before use. */
+#ifndef FV_GRAPHITE_GRV_H
+#define FV_GRAPHITE_GRV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/mem.h"
+#include "common/reader.h"
+#include "fontvm/error.h"
+#include "fontvm/graphite.h"
+#include "sfnt/sfnt.h"
+
+/* ---- budgets (graphite2 1.3.14's values in the comments) ---- */
+#define GRV_STACK_MAX 1024        /* vm::Machine STACK_MAX = 1 << 10 */
+#define GRV_MAX_SLOTS 64          /* SlotMap::MAX_SLOTS: slots one FSM match may span */
+#define GRV_SEG_GROWTH 64         /* MAX_SEG_GROWTH_FACTOR: slots may grow to 64x the text */
+#define GRV_MAX_DEPTH 100         /* Slot::finalise / attachment chain depth limit */
+#define GRV_MAX_PASSES 128        /* passes per Silf subtable we accept (u8 count) */
+#define GRV_MAX_TEXT 1000000u     /* code points per segment (memory bound, not in graphite2) */
+
+#define GRV_NIL (-1)
+
+/* Opcode flag bits used in opcodes.def. */
+#define GRV_IN_C 1u
+#define GRV_IN_A 2u
+#define GRV_SUBST 4u
+#define GRV_UNIMPL 8u
+
+enum grv_opcode {
+#define X(name, code, args, pops, pushes, where) GRV_OP_##name = code,
+#include "graphite/opcodes.def"
+#undef X
+    GRV_OP_COUNT
+};
+_Static_assert(GRV_OP_COUNT == 0x43, "opcode table must cover 0x00..0x42");
+
+typedef struct grv_opinfo {
+    const char *name;
+    int8_t args;  /* -1 = ASSOC */
+    uint8_t pops, pushes, where;
+} grv_opinfo;
+extern const grv_opinfo grv_ops[GRV_OP_COUNT];
+
+/* Slot attribute numbers (graphite2 gr_attrCode). */
+enum {
+    GRV_SLAT_ADVX = 0, GRV_SLAT_ADVY, GRV_SLAT_ATTTO, GRV_SLAT_ATTX, GRV_SLAT_ATTY,
+    GRV_SLAT_ATTGPT, GRV_SLAT_ATTXOFF, GRV_SLAT_ATTYOFF, GRV_SLAT_ATTWITHX,
+    GRV_SLAT_ATTWITHY, GRV_SLAT_WITHGPT, GRV_SLAT_ATTWITHXOFF, GRV_SLAT_ATTWITHYOFF,
+    GRV_SLAT_ATTLEVEL, GRV_SLAT_BREAK, GRV_SLAT_COMPREF, GRV_SLAT_DIR, GRV_SLAT_INSERT,
+    GRV_SLAT_POSX, GRV_SLAT_POSY, GRV_SLAT_SHIFTX, GRV_SLAT_SHIFTY, GRV_SLAT_USERDEFNV1,
+    GRV_SLAT_MEASURESOL, GRV_SLAT_MEASUREEOL, GRV_SLAT_JSTRETCH, GRV_SLAT_JSHRINK,
+    GRV_SLAT_JSTEP, GRV_SLAT_JWEIGHT, GRV_SLAT_JWIDTH,
+    GRV_SLAT_SEGSPLIT = GRV_SLAT_JSTRETCH + 29,
+    GRV_SLAT_USERDEFN, GRV_SLAT_BIDILEVEL, GRV_SLAT_COLFLAGS,
+    GRV_SLAT_MAX = 78
+};
+
+/* Glyph metric numbers (graphite2 metrics enum). */
+enum {
+    GRV_MET_LSB = 0, GRV_MET_RSB, GRV_MET_BBTOP, GRV_MET_BBBOTTOM, GRV_MET_BBLEFT,
+    GRV_MET_BBRIGHT, GRV_MET_BBHEIGHT, GRV_MET_BBWIDTH, GRV_MET_ADVWIDTH,
+    GRV_MET_ADVHEIGHT, GRV_MET_ASCENT, GRV_MET_DESCENT, GRV_MET_COUNT
+};
+
+/* A piece of rule code (a sub-span of the Silf subtable). */
+typedef struct grv_code {
+    fv_span code;
+    uint32_t offset;   /* offset of the code inside the Silf subtable */
+} grv_code;
+
+typedef struct grv_rule {
+    uint16_t sort;        /* number of slots the rule spans (incl. pre-context) */
+    uint8_t pre_context;
+    grv_code constraint;  /* empty: always true */
+    grv_code action;
+} grv_rule;
+
+typedef struct grv_pass {
+    uint8_t flags, max_rule_loop, max_rule_context, max_backup;
+    uint8_t num_coll_runs, kern_colls, reverse_dir, collision_threshold;
+    uint16_t num_rules, num_rows, num_transitional, num_success, num_columns;
+    uint16_t min_pre, max_pre;
+    uint32_t num_cols_glyphs;   /* entries in cols */
+    uint16_t *cols;             /* glyph -> column, 0xFFFF = none */
+    uint16_t *trans;            /* num_transitional * num_columns */
+    uint16_t *start_states;     /* max_pre - min_pre + 1 */
+    uint32_t *state_rule_off;   /* num_success + 1 offsets into state_rules */
+    uint16_t *state_rules;      /* per success state, sorted by (sort desc, index asc) */
+    grv_rule *rules;
+    grv_code pass_constraint;
+} grv_pass;
+
+typedef struct grv_pseudo {
+    uint32_t unicode;
+    uint16_t gid;
+} grv_pseudo;
+
+typedef struct grv_silf {
+    uint32_t version;       /* Silf table version */
+    uint32_t rule_version;
+    uint16_t max_glyph_id;
+    uint8_t num_passes, i_subst, i_pos, i_just, i_bidi, flags;
+    uint8_t attr_pseudo, attr_break, attr_dir, attr_mirror, attr_skip_passes;
+    uint8_t num_jlevels;
+    uint16_t num_lig_comp;
+    uint8_t num_user, max_comp_per_lig, direction, attr_collisions;
+    uint16_t lb_gid;
+    uint16_t num_pseudo;
+    grv_pseudo *pseudos;
+    uint16_t num_classes, num_linear;
+    uint32_t *class_off;     /* num_classes + 1, in u16 units into class_data */
+    uint16_t *class_data;
+    uint32_t class_data_len;
+    grv_pass *passes;
+    fv_span data;            /* the (decompressed) subtable */
+} grv_silf;
+
+typedef struct grv_feature {
+    uint32_t id;
+    uint16_t flags, label;
+    uint16_t num_settings;
+    int16_t *setting_values;
+    uint16_t *setting_labels;
+    uint32_t max_value;
+    int32_t default_value;
+} grv_feature;
+
+typedef struct grv_lang {
+    uint32_t tag;
+    uint16_t num_settings;
+    uint32_t *feat_ids;
+    int16_t *values;
+} grv_lang;
+
+/* Per-glyph data: metrics from hmtx/glyf and Graphite attributes from Glat. */
+typedef struct grv_glyph {
+    uint16_t advance;
+    int16_t x_min, y_min, x_max, y_max;
+} grv_glyph;
+
+struct fv_gr_face {
+    fv_font *font;
+    fv_mem *mem;
+    const sfnt_font *sfnt;
+    uint32_t num_glyphs;          /* maxp glyph count */
+    uint16_t upem;
+    int16_t ascent, descent;
+    grv_glyph *glyphs;            /* num_glyphs */
+    uint16_t num_attrs;           /* from Gloc */
+    int16_t *attrs;               /* num_glyphs * num_attrs, dense */
+    uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */
+    grv_silf silf;
+    uint16_t num_features;
+    grv_feature *features;
+    uint16_t num_langs;
+    grv_lang *langs;
+    fv_gr_trace_fn trace;
+    void *trace_user;
+    uint64_t *op_counts;
+};
+
+/* ---- slots and segments ---- */
+#define GRV_SF_DELETED 1u
+#define GRV_SF_COPIED 2u
+#define GRV_SF_NOINSERT 4u   /* insert-before forbidden (gr_slatInsert == 0) */
+#define GRV_SF_INSERTED 8u   /* created by INSERT */
+
+typedef struct grv_slot {
+    uint16_t gid, realgid;
+    int32_t original, before, after;
+    int32_t prev, next, parent, child, sibling;
+    float advx, advy, posx, posy, shiftx, shifty, attx, atty, withx, withy, just;
+    uint8_t flags, attlevel, bidilevel;
+    int32_t index;               /* position after associate_chars */
+    int16_t last_pass, last_rule;/* provenance: which pass/rule last changed it */
+} grv_slot;
+
+typedef struct grv_char {
+    uint32_t unicode;
+    int32_t before, after, base;
+    int16_t break_weight;
+    uint8_t flags;
+} grv_char;
+
+typedef struct grv_seg {
+    fv_gr_face *face;
+    fv_mem *mem;
+    grv_slot *slots;       /* pool */
+    int16_t *user;         /* pool_cap * num_user */
+    uint32_t pool_len, pool_cap;
+    int32_t first, last;
+    int32_t slot_count;
+    grv_char *chars;
+    uint32_t num_chars;
+    int32_t *feats;        /* current feature values, face->num_features */
+    uint8_t dir;           /* bit 0: rtl; bit 6 toggled by reverse */
+    uint32_t pass_bits;
+    float advx, advy;
+    int cur_pass, cur_rule;
+    /* tracing */
+    fv_gr_trace_fn trace;
+    void *trace_user;
+    uint64_t *op_counts;   /* GRV_OP_COUNT counters or NULL */
+} grv_seg;
+
+/* Slot map for one rule match: entries [-1 .. GRV_MAX_SLOTS] (index 0 of
+ * `buf` is the slot before the first). */
+typedef struct grv_slotmap {
+    int32_t buf[GRV_MAX_SLOTS + 4];
+    int size;            /* pushed entries */
+    int context;         /* number of pre-context slots */
+    int32_t highwater;
+    int highpassed;
+    int64_t max_size;    /* remaining insert budget */
+} grv_slotmap;
+
+static inline int32_t *grv_map_begin(grv_slotmap *m) { return &m->buf[1]; }
+
+/* Machine results. */
+typedef enum grv_status {
+    GRV_FINISHED = 0,
+    GRV_STACK_UNDERFLOW,
+    GRV_STACK_NOT_EMPTY,
+    GRV_STACK_OVERFLOW,
+    GRV_SLOT_OFFSET_OUT_OF_BOUNDS,
+    GRV_DIED_EARLY
+} grv_status;
+
+typedef struct grv_machine {
+    grv_seg *seg;
+    grv_slotmap *map;
+    grv_status status;
+    int positioned;
+    int32_t stack[GRV_STACK_MAX];
+} grv_machine;
+
+/* ---- functions ---- */
+fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err);
+void grv_silf_free(fv_gr_face *face);
+fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err);
+fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err);
+fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err);
+void grv_feat_free(fv_gr_face *face);
+fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv_span *out,
+                        fv_error *err);
+
+/* Verifies one piece of code.  `is_constraint`: constraint vs action code;
+ * `pass_type`: 0 substitution(or line-break), 1 positioning, 2 justification. */
+typedef struct grv_verify_ctx {
+    const fv_gr_face *face;
+    int is_constraint;
+    int positioning;
+    int rule_length;     /* slots in the rule (sort) */
+    int pre_context;
+    uint32_t pass_index, rule_index;
+} grv_verify_ctx;
+fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err);
+
+/* Runs code with the map positioned at `*mapi` (index into map begin).
+ * Returns the value on the stack (0 if empty); m->status tells failures.
+ * `mapb` is the index of the rule's first non-pre-context slot. */
+int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_out);
+
+/* Segment helpers (segment.c). */
+int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);
+int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index);
+int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid);
+int32_t grv_new_slot(grv_seg *seg);
+static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
+{
+    return (i >= 0 && (uint32_t)i < seg->pool_len) ? &seg->slots[i] : NULL;
+}
+void grv_set_glyph(grv_seg *seg, int32_t s, uint32_t gid);
+int32_t grv_get_attr(grv_seg *seg, int32_t s, uint32_t attr, uint32_t sub);
+void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t s, uint32_t attr, int sub,
+                  int32_t value);
+int32_t grv_glyph_metric(grv_seg *seg, int32_t s, uint32_t metric, uint32_t level);
+void grv_reverse_slots(grv_seg *seg);
+static inline int grv_currdir(const grv_seg *seg) { return ((seg->dir >> 6) ^ seg->dir) & 1; }
+void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
+                        float *advy);
+void grv_associate_chars(grv_seg *seg);
+int32_t grv_get_feature(const grv_seg *seg, uint32_t index);
+void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value);
+void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child);
+void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);
+
+/* Passes (pass.c). */
+fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi,
+                         fv_error *err);
+
+#endif

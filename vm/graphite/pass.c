@@ -1,0 +1,352 @@
+/* Passes: the FSM that finds candidate rules at a slot (with pre-context),
+ * rule selection in sort order with constraints, actions and the slot
+ * advance that follows, the per-pass rule-loop limit, pass constraints, and
+ * the order of passes around the bidi pass (graphite2's runGraphite). */
+#include <string.h>
+
+#include "graphite/grv.h"
+
+typedef struct grv_fsm {
+    grv_slotmap map;
+    uint16_t rules[256];
+    uint32_t num_rules;
+    uint16_t tmp[256];
+} grv_fsm;
+
+static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
+{
+    if (!seg->trace)
+        return;
+    uint32_t n = 0, guard = seg->pool_len + 1;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next)
+        n++;
+    uint32_t *g = fv_mem_array(seg->mem, n ? n : 1, sizeof(uint32_t));
+    if (!g)
+        return;
+    n = 0;
+    guard = seg->pool_len + 1;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next)
+        g[n++] = seg->slots[s].gid;
+    fv_gr_trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.pass = pass;
+    ev.rule = -1;
+    ev.gids = g;
+    ev.num_slots = n;
+    ev.slot = -1;
+    seg->trace(seg->trace_user, &ev);
+    fv_mem_free(seg->mem, g);
+}
+
+/* Merges a success state's (sorted) rule list into the accumulated list. */
+static void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
+{
+    uint32_t a = p->state_rule_off[state], e = p->state_rule_off[state + 1];
+    uint32_t i = 0, j = a, n = 0;
+    while ((i < fsm->num_rules || j < e) && n < 256) {
+        uint16_t pick;
+        if (j >= e) {
+            pick = fsm->rules[i++];
+        } else if (i >= fsm->num_rules) {
+            pick = p->state_rules[j++];
+        } else {
+            uint16_t x = fsm->rules[i], y = p->state_rules[j];
+            int x_first = p->rules[x].sort != p->rules[y].sort ? p->rules[x].sort > p->rules[y].sort
+                                                                : x <= y;
+            if (x_first) {
+                pick = x;
+                i++;
+            } else {
+                pick = y;
+                j++;
+            }
+        }
+        fsm->tmp[n++] = pick;
+    }
+    memcpy(fsm->rules, fsm->tmp, n * sizeof(uint16_t));
+    fsm->num_rules = n;
+}
+
+static void push_slot(grv_slotmap *m, int32_t s)
+{
+    if (m->size < GRV_MAX_SLOTS + 2)
+        grv_map_begin(m)[m->size++] = s;
+}
+
+static int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
+{
+    fsm->num_rules = 0;
+    int ctxt = 0;
+    while (ctxt != p->max_pre && seg->slots[slot].prev != GRV_NIL) {
+        slot = seg->slots[slot].prev;
+        ctxt++;
+    }
+    grv_slotmap *m = &fsm->map;
+    m->size = 0;
+    m->context = ctxt;
+    m->buf[0] = seg->slots[slot].prev;
+    if (ctxt < p->min_pre)
+        return 0;
+    if (p->num_rows == 0)
+        return 0;
+    uint32_t state = p->start_states[p->max_pre - ctxt];
+    int free_slots = GRV_MAX_SLOTS;
+    do {
+        push_slot(m, slot);
+        uint16_t gid = seg->slots[slot].gid;
+        if (gid >= p->num_cols_glyphs || p->cols[gid] == 0xffff || --free_slots == 0 ||
+            state >= p->num_transitional)
+            return free_slots != 0;
+        state = p->trans[state * p->num_columns + p->cols[gid]];
+        if (state >= (uint32_t)(p->num_rows - p->num_success))
+            accumulate(p, fsm, state - (uint32_t)(p->num_rows - p->num_success));
+        slot = seg->slots[slot].next;
+    } while (state != 0 && slot != GRV_NIL);
+    push_slot(m, slot);
+    return 1;
+}
+
+static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint32_t ri)
+{
+    grv_slotmap *map = m->map;
+    int curr = map->context;
+    if (r->sort + curr - r->pre_context > map->size || curr - r->pre_context < 0)
+        return 0;
+    int base = curr - r->pre_context;
+    if (grv_map_begin(map)[base + r->sort - 1] == GRV_NIL)
+        return 0;
+    if (r->constraint.code.len == 0)
+        return 1;
+    seg->cur_rule = -1 - (int)ri;
+    for (int n = 0; n < r->sort; n++) {
+        int idx = base + n;
+        if (grv_map_begin(map)[idx] == GRV_NIL)
+            continue;
+        int mi = idx;
+        int32_t ret = grv_run(m, r->constraint, &mi, curr, NULL);
+        if (!ret || m->status != GRV_FINISHED)
+            return 0;
+    }
+    return 1;
+}
+
+/* graphite2's adjustSlot after an action. */
+static void adjust_slot(grv_seg *seg, int delta, int32_t *slot_out, grv_slotmap *map)
+{
+    if (*slot_out == GRV_NIL) {
+        if (map->highpassed || *slot_out == map->highwater) {
+            *slot_out = seg->last;
+            ++delta;
+            if (map->highwater == GRV_NIL || map->highwater == *slot_out)
+                map->highpassed = 0;
+        } else {
+            *slot_out = seg->first;
+            --delta;
+        }
+    }
+    if (delta < 0) {
+        while (++delta <= 0 && *slot_out != GRV_NIL) {
+            *slot_out = seg->slots[*slot_out].prev;
+            if (map->highpassed && map->highwater == *slot_out)
+                map->highpassed = 0;
+        }
+    } else if (delta > 0) {
+        while (--delta >= 0 && *slot_out != GRV_NIL) {
+            if (*slot_out == map->highwater)
+                map->highpassed = 1;
+            *slot_out = seg->slots[*slot_out].next;
+        }
+    }
+}
+
+static void collect_garbage(grv_seg *seg, int32_t *slot)
+{
+    /* Deleted slots are unlinked at once; only the current slot may still
+     * reference one (a delete at the segment start keeps `is` on it). */
+    if (*slot != GRV_NIL && (seg->slots[*slot].flags & GRV_SF_DELETED))
+        *slot = seg->slots[*slot].next;
+}
+
+static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_machine *m,
+                             grv_fsm *fsm, int32_t *slot)
+{
+    int32_t start = *slot;
+    if (run_fsm(seg, p, fsm, start)) {
+        for (uint32_t k = 0; k < fsm->num_rules; k++) {
+            uint32_t ri = fsm->rules[k];
+            const grv_rule *r = &p->rules[ri];
+            int ok = test_constraint(seg, m, r, ri);
+            if (m->status != GRV_FINISHED)
+                return;
+            if (!ok)
+                continue;
+            seg->cur_rule = (int)ri;
+            if (seg->trace) {
+                fv_gr_trace_event ev;
+                memset(&ev, 0, sizeof ev);
+                ev.kind = FV_GR_TRACE_RULE;
+                ev.pass = (int32_t)pi;
+                ev.rule = (int32_t)ri;
+                int32_t idx = 0;
+                uint32_t guard = seg->pool_len + 1;
+                for (int32_t s = seg->first; s != GRV_NIL && s != start && guard--;
+                     s = seg->slots[s].next)
+                    idx++;
+                ev.slot = idx;
+                seg->trace(seg->trace_user, &ev);
+            }
+            int adv = 0;
+            int deletes = 0;
+            if (r->action.code.len) {
+                grv_slotmap *map = m->map;
+                int mi = map->context;
+                map->highpassed = 0;
+                int32_t is;
+                int32_t ret = grv_run(m, r->action, &mi, map->context, &is);
+                if (m->status != GRV_FINISHED) {
+                    *slot = GRV_NIL;
+                    map->highwater = GRV_NIL;
+                    return;
+                }
+                *slot = is;
+                adv = ret;
+                for (size_t b = 0; b < r->action.code.len; b++)
+                    if (r->action.code.data[b] == GRV_OP_DELETE)
+                        deletes = 1;
+            } else {
+                *slot = start;
+            }
+            if (deletes)
+                collect_garbage(seg, slot);
+            adjust_slot(seg, adv, slot, m->map);
+            return;
+        }
+    }
+    *slot = seg->slots[start].next;
+}
+
+static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
+{
+    if (!p->pass_constraint.code.len)
+        return 1;
+    grv_slotmap *map = m->map;
+    map->size = 0;
+    map->context = 0;
+    map->buf[0] = GRV_NIL;
+    push_slot(map, seg->first);
+    int mi = 0;
+    seg->cur_rule = -1;
+    int32_t ret = grv_run(m, p->pass_constraint, &mi, 0, NULL);
+    return ret && m->status == GRV_FINISHED;
+}
+
+static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fsm, int reverse,
+                          fv_error *err)
+{
+    const grv_pass *p = &seg->face->silf.passes[pi];
+    int32_t s = seg->first;
+    seg->cur_pass = (int)pi;
+    seg->cur_rule = -1;
+    if (s == GRV_NIL || !test_pass_constraint(seg, p, m)) {
+        if (m->status != GRV_FINISHED)
+            goto machine_fail;
+        return FV_OK;
+    }
+    if (reverse) {
+        grv_reverse_slots(seg);
+        s = seg->first;
+    }
+    if (p->num_rules) {
+        grv_slotmap *map = m->map;
+        map->highwater = seg->slots[s].next;
+        map->highpassed = 0;
+        int lc = p->max_rule_loop;
+        do {
+            find_and_do_rule(seg, p, pi, m, fsm, &s);
+            if (m->status != GRV_FINISHED)
+                goto machine_fail;
+            if (s != GRV_NIL && (s == map->highwater || map->highpassed || --lc == 0)) {
+                if (!lc)
+                    s = map->highwater;
+                lc = p->max_rule_loop;
+                if (s != GRV_NIL)
+                    map->highwater = seg->slots[s].next;
+            }
+        } while (s != GRV_NIL);
+    }
+    return FV_OK;
+machine_fail:
+    fv_error_clear(err);
+    err->kind = FV_E_GR_SEGMENT_FAILED;
+    err->program = FV_PROG_GR_PASS;
+    err->index = m->status;
+    snprintf(err->detail, sizeof err->detail, "pass %u rule %d: machine status %d", pi,
+             seg->cur_rule, (int)m->status);
+    return FV_E_GR_SEGMENT_FAILED;
+}
+
+fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi, fv_error *err)
+{
+    const grv_silf *silf = &seg->face->silf;
+    fv_status st = FV_OK;
+    grv_machine *m = fv_mem_alloc(seg->mem, sizeof *m);
+    grv_fsm *fsm = fv_mem_alloc(seg->mem, sizeof *fsm);
+    if (!m || !fsm) {
+        fv_mem_free(seg->mem, m);
+        fv_mem_free(seg->mem, fsm);
+        return FV_E_NOMEM;
+    }
+    memset(&fsm->map, 0, sizeof fsm->map);
+    m->seg = seg;
+    m->map = &fsm->map;
+    m->status = GRV_FINISHED;
+    fsm->map.max_size = (int64_t)seg->slot_count * GRV_SEG_GROWTH;
+    unsigned lbidi = silf->i_bidi;
+    if (last == 0) {
+        if (first == last && lbidi == 0xff)
+            goto done;
+        last = silf->num_passes;
+    }
+    if ((first < lbidi || (dobidi && first == lbidi)) &&
+        (last >= lbidi || (dobidi && last + 1 == lbidi)))
+        last++;
+    else
+        lbidi = 0xff;
+    for (unsigned i = first; i < last; i++) {
+        if (i == lbidi) {
+            if (grv_currdir(seg) != (silf->direction & 1))
+                grv_reverse_slots(seg);
+            /* mirroring (attrMirroring) applies to rtl segments */
+            if (silf->attr_mirror && (seg->dir & 3) == 3) {
+                uint32_t guard = seg->pool_len + 1;
+                for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+                    int16_t mg = grv_glyph_attr(seg->face, seg->slots[s].gid, silf->attr_mirror);
+                    if (mg)
+                        grv_set_glyph(seg, s, (uint16_t)mg);
+                }
+            }
+            trace_stream(seg, FV_GR_TRACE_BIDI, (int)i);
+            i--;
+            lbidi = last;
+            last--;
+            continue;
+        }
+        if (i >= silf->num_passes)
+            break;
+        const grv_pass *p = &silf->passes[i];
+        int reverse = (lbidi == 0xff) &&
+                      (grv_currdir(seg) != ((silf->direction & 1) ^ p->reverse_dir));
+        if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->reverse_dir) {
+            trace_stream(seg, FV_GR_TRACE_PASS_BEGIN, (int)i);
+            st = run_pass(seg, i, m, fsm, reverse, err);
+            trace_stream(seg, FV_GR_TRACE_PASS_END, (int)i);
+            if (st != FV_OK)
+                goto done;
+        }
+    }
+done:
+    fv_mem_free(seg->mem, m);
+    fv_mem_free(seg->mem, fsm);
+    return st;
+}

@@ -1,0 +1,488 @@
+/* Segment model: the slot pool and its linked list, slot attributes,
+ * attachment trees, positioning (graphite2's finalise order) and the
+ * character <-> slot associations. */
+#include <math.h>
+#include <string.h>
+
+#include "graphite/grv.h"
+
+int32_t grv_new_slot(grv_seg *seg)
+{
+    if (seg->pool_len == seg->pool_cap) {
+        uint32_t ncap = seg->pool_cap ? seg->pool_cap * 2 : 16;
+        uint32_t nu = seg->face->silf.num_user;
+        grv_slot *ns = fv_mem_array(seg->mem, ncap, sizeof(grv_slot));
+        int16_t *nuser = nu ? fv_mem_array(seg->mem, (size_t)ncap * nu, sizeof(int16_t)) : NULL;
+        if (!ns || (nu && !nuser)) {
+            fv_mem_free(seg->mem, ns);
+            fv_mem_free(seg->mem, nuser);
+            return GRV_NIL;
+        }
+        if (seg->pool_len) {
+            memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
+            if (nu)
+                memcpy(nuser, seg->user, (size_t)seg->pool_len * nu * sizeof(int16_t));
+        }
+        fv_mem_free(seg->mem, seg->slots);
+        fv_mem_free(seg->mem, seg->user);
+        seg->slots = ns;
+        seg->user = nuser;
+        seg->pool_cap = ncap;
+    }
+    int32_t i = (int32_t)seg->pool_len++;
+    grv_slot *s = &seg->slots[i];
+    memset(s, 0, sizeof *s);
+    s->prev = s->next = s->parent = s->child = s->sibling = GRV_NIL;
+    s->before = s->after = -1;
+    s->last_pass = s->last_rule = -1;
+    return i;
+}
+
+void grv_set_glyph(grv_seg *seg, int32_t si, uint32_t gid)
+{
+    grv_slot *s = grv_sl(seg, si);
+    const fv_gr_face *face = seg->face;
+    if (!s)
+        return;
+    s->gid = (uint16_t)gid;
+    if (gid >= face->num_glyphs) {
+        s->realgid = 0;
+        s->advx = 0;
+        s->advy = 0;
+        return;
+    }
+    uint32_t real = (uint16_t)grv_glyph_attr(face, gid, face->silf.attr_pseudo);
+    if (real > face->num_glyphs)
+        real = 0;
+    s->realgid = (uint16_t)real;
+    uint32_t mg = (real && real < face->num_glyphs) ? real : gid;
+    s->advx = face->glyphs[mg].advance;
+    s->advy = 0;
+    if (face->silf.attr_skip_passes) {
+        uint32_t bits = (uint16_t)grv_glyph_attr(face, gid, face->silf.attr_skip_passes);
+        if (face->silf.num_passes > 16)
+            bits |= (uint32_t)(uint16_t)grv_glyph_attr(face, gid,
+                                                       face->silf.attr_skip_passes + 1u) << 16;
+        seg->pass_bits &= bits;
+    }
+}
+
+static grv_char *charinfo(grv_seg *seg, int32_t i)
+{
+    if (i < 0 || (uint32_t)i >= seg->num_chars)
+        return NULL;
+    return &seg->chars[i];
+}
+
+int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
+{
+    grv_slot *s = grv_sl(seg, si);
+    if (!s)
+        return 0;
+    uint32_t nu = seg->face->silf.num_user;
+    grv_char *c;
+    if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 && attr != GRV_SLAT_JWIDTH)
+        return 0; /* no justification levels are run */
+    switch (attr) {
+    case GRV_SLAT_ADVX: return (int32_t)s->advx;
+    case GRV_SLAT_ADVY: return (int32_t)s->advy;
+    case GRV_SLAT_ATTTO: return s->parent != GRV_NIL ? 1 : 0;
+    case GRV_SLAT_ATTX: return (int32_t)s->attx;
+    case GRV_SLAT_ATTY: return (int32_t)s->atty;
+    case GRV_SLAT_ATTWITHX: return (int32_t)s->withx;
+    case GRV_SLAT_ATTWITHY: return (int32_t)s->withy;
+    case GRV_SLAT_ATTLEVEL: return s->attlevel;
+    case GRV_SLAT_BREAK: c = charinfo(seg, s->original); return c ? c->break_weight : 0;
+    case GRV_SLAT_DIR: return seg->dir & 1;
+    case GRV_SLAT_INSERT: return !(s->flags & GRV_SF_NOINSERT);
+    case GRV_SLAT_POSX: return (int32_t)s->posx;
+    case GRV_SLAT_POSY: return (int32_t)s->posy;
+    case GRV_SLAT_SHIFTX: return (int32_t)s->shiftx;
+    case GRV_SLAT_SHIFTY: return (int32_t)s->shifty;
+    case GRV_SLAT_MEASURESOL: return -1;
+    case GRV_SLAT_MEASUREEOL: return -1;
+    case GRV_SLAT_JWIDTH: return (int32_t)s->just;
+    case GRV_SLAT_USERDEFNV1: sub = 0; /* fall through */
+    case GRV_SLAT_USERDEFN: return sub < nu ? seg->user[(size_t)si * nu + sub] : 0;
+    case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
+    case GRV_SLAT_BIDILEVEL: return s->bidilevel;
+    default: return 0;
+    }
+}
+
+void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child)
+{
+    grv_slot *p = grv_sl(seg, parent);
+    if (!p || parent == child)
+        return;
+    if (p->child == GRV_NIL) {
+        p->child = child;
+    } else {
+        int32_t c = p->child;
+        int n = 0;
+        while (c != child && seg->slots[c].sibling != GRV_NIL && n++ < GRV_MAX_DEPTH * 100)
+            c = seg->slots[c].sibling;
+        if (c != child)
+            seg->slots[c].sibling = child;
+    }
+}
+
+void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child)
+{
+    grv_slot *p = grv_sl(seg, parent);
+    if (!p || p->child == GRV_NIL)
+        return;
+    if (p->child == child) {
+        p->child = seg->slots[child].sibling;
+        seg->slots[child].sibling = GRV_NIL;
+        return;
+    }
+    int n = 0;
+    for (int32_t c = p->child; c != GRV_NIL && n++ < GRV_MAX_DEPTH * 100; c = seg->slots[c].sibling) {
+        if (seg->slots[c].sibling == child) {
+            seg->slots[c].sibling = seg->slots[child].sibling;
+            seg->slots[child].sibling = GRV_NIL;
+            return;
+        }
+    }
+}
+
+void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int sub,
+                  int32_t value32)
+{
+    grv_slot *s = grv_sl(seg, si);
+    if (!s)
+        return;
+    /* Slot attributes are 16-bit in graphite2 (setAttr takes an int16). */
+    int16_t value = (int16_t)(uint16_t)(uint32_t)value32;
+    uint32_t nu = seg->face->silf.num_user;
+    grv_char *c;
+    if (attr == GRV_SLAT_USERDEFNV1) {
+        attr = GRV_SLAT_USERDEFN;
+        sub = 0;
+        if (nu == 0)
+            return;
+    } else if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 &&
+               attr != GRV_SLAT_JWIDTH) {
+        return;
+    }
+    switch (attr) {
+    case GRV_SLAT_ADVX: s->advx = value; break;
+    case GRV_SLAT_ADVY: s->advy = value; break;
+    case GRV_SLAT_ATTTO: {
+        uint16_t idx = (uint16_t)value;
+        if (!map || (int)idx >= map->size)
+            break;
+        int32_t other = grv_map_begin(map)[idx];
+        if (other == GRV_NIL || other == si || other == s->parent ||
+            (seg->slots[other].flags & GRV_SF_COPIED))
+            break;
+        if (s->parent != GRV_NIL) {
+            grv_slot_remove_child(seg, s->parent, si);
+            s->parent = GRV_NIL;
+        }
+        int count = 0, found = 0;
+        for (int32_t p = other; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].parent) {
+            count++;
+            if (p == si)
+                found = 1;
+        }
+        for (int32_t p = s->child; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].child)
+            count++;
+        for (int32_t p = s->sibling; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].sibling)
+            count++;
+        if (count < GRV_MAX_DEPTH && !found) {
+            grv_slot_child(seg, other, si);
+            s->parent = other;
+            if ((seg->face->silf.direction & 1) ^ ((int)idx > sub)) {
+                s->withx = s->advx;
+                s->withy = 0;
+            } else {
+                s->attx = seg->slots[other].advx;
+                s->atty = 0;
+            }
+        }
+        break;
+    }
+    case GRV_SLAT_ATTX: s->attx = value; break;
+    case GRV_SLAT_ATTY: s->atty = value; break;
+    case GRV_SLAT_ATTWITHX: s->withx = value; break;
+    case GRV_SLAT_ATTWITHY: s->withy = value; break;
+    case GRV_SLAT_ATTLEVEL: s->attlevel = (uint8_t)value; break;
+    case GRV_SLAT_BREAK:
+        c = charinfo(seg, s->original);
+        if (c)
+            c->break_weight = value;
+        break;
+    case GRV_SLAT_INSERT:
+        if (value)
+            s->flags &= (uint8_t)~GRV_SF_NOINSERT;
+        else
+            s->flags |= GRV_SF_NOINSERT;
+        break;
+    case GRV_SLAT_SHIFTX: s->shiftx = value; break;
+    case GRV_SLAT_SHIFTY: s->shifty = value; break;
+    case GRV_SLAT_JWIDTH: s->just = value; break;
+    case GRV_SLAT_SEGSPLIT:
+        c = charinfo(seg, s->original);
+        if (c)
+            c->flags |= (uint8_t)(value & 3);
+        break;
+    case GRV_SLAT_USERDEFN:
+        if (sub >= 0 && (uint32_t)sub < nu)
+            seg->user[(size_t)si * nu + (uint32_t)sub] = value;
+        break;
+    case GRV_SLAT_BIDILEVEL: s->bidilevel = (uint8_t)value; break;
+    default: break;
+    }
+}
+
+typedef struct grv_rect {
+    float blx, bly, trx, try_;
+    int empty;
+} grv_rect;
+
+static void rect_widen(grv_rect *r, float blx, float bly, float trx, float try_)
+{
+    if (r->empty) {
+        r->blx = blx; r->bly = bly; r->trx = trx; r->try_ = try_;
+        r->empty = 0;
+        return;
+    }
+    if (blx < r->blx) r->blx = blx;
+    if (bly < r->bly) r->bly = bly;
+    if (trx > r->trx) r->trx = trx;
+    if (try_ > r->try_) r->try_ = try_;
+}
+
+static void flood_shift(grv_seg *seg, int32_t s, float dx, int depth)
+{
+    while (s != GRV_NIL && depth < GRV_MAX_DEPTH) {
+        seg->slots[s].posx += dx;
+        if (seg->slots[s].child != GRV_NIL)
+            flood_shift(seg, seg->slots[s].child, dx, depth + 1);
+        s = seg->slots[s].sibling;
+        depth++;
+    }
+}
+
+/* graphite2's Slot::finalise: positions slot s (and its attachment tree)
+ * relative to base; returns the advance the cluster reaches. */
+static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rect *bbox,
+                     unsigned attr_level, float *cluster_min, int rtl, int depth,
+                     float *resx, float *resy)
+{
+    grv_slot *s = &seg->slots[si];
+    *resx = 0;
+    *resy = 0;
+    if (depth > GRV_MAX_DEPTH || (attr_level && s->attlevel > attr_level))
+        return;
+    float shiftx = s->shiftx * (float)(rtl * -2 + 1) + s->just, shifty = s->shifty;
+    float tadv = s->advx + s->just;
+    float rx, ry;
+    s->posx = basex + shiftx;
+    s->posy = basey + shifty;
+    if (s->parent == GRV_NIL) {
+        rx = basex + tadv;
+        ry = basey + s->advy;
+        *cluster_min = s->posx;
+    } else {
+        s->posx += s->attx - s->withx;
+        s->posy += s->atty - s->withy;
+        float tadvx = s->advx >= 0.5f ? s->posx + tadv - shiftx : 0.f;
+        rx = tadvx;
+        ry = 0;
+        if ((s->advx >= 0.5f || s->posx < 0) && s->posx < *cluster_min)
+            *cluster_min = s->posx;
+    }
+    const fv_gr_face *face = seg->face;
+    if (s->gid < face->num_glyphs) {
+        const grv_glyph *g = &face->glyphs[s->gid];
+        rect_widen(bbox, g->x_min + s->posx, g->y_min + s->posy, g->x_max + s->posx,
+                   g->y_max + s->posy);
+    }
+    if (s->child != GRV_NIL && s->child != si && seg->slots[s->child].parent == si) {
+        float tx, ty;
+        finalise(seg, s->child, s->posx, s->posy, bbox, attr_level, cluster_min, rtl,
+                 depth + 1, &tx, &ty);
+        if ((s->parent == GRV_NIL || s->advx >= 0.5f) && tx > rx) {
+            rx = tx;
+            ry = ty;
+        }
+    }
+    if (s->parent != GRV_NIL && s->sibling != GRV_NIL && s->sibling != si &&
+        seg->slots[s->sibling].parent == s->parent) {
+        float tx, ty;
+        finalise(seg, s->sibling, basex, basey, bbox, attr_level, cluster_min, rtl, depth + 1,
+                 &tx, &ty);
+        if (tx > rx) {
+            rx = tx;
+            ry = ty;
+        }
+    }
+    if (s->parent == GRV_NIL && *cluster_min < basex) {
+        float adj = s->posx - *cluster_min;
+        rx += adj;
+        s->posx += adj;
+        if (s->child != GRV_NIL)
+            flood_shift(seg, s->child, adj, depth + 1);
+    }
+    *resx = rx;
+    *resy = ry;
+}
+
+void grv_reverse_slots(grv_seg *seg)
+{
+    seg->dir ^= 64;
+    int32_t cur = seg->first, n = 0;
+    int32_t limit = (int32_t)seg->pool_len + 1;
+    while (cur != GRV_NIL && n++ < limit) {
+        grv_slot *s = &seg->slots[cur];
+        int32_t nx = s->next;
+        s->next = s->prev;
+        s->prev = nx;
+        cur = nx;
+    }
+    int32_t t = seg->first;
+    seg->first = seg->last;
+    seg->last = t;
+}
+
+void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
+                        float *advy)
+{
+    float cx = 0, cy = 0, cluster_min = 0;
+    grv_rect bbox = {0, 0, 0, 0, 1};
+    int reorder = grv_currdir(seg) != rtl;
+    if (reorder) {
+        grv_reverse_slots(seg);
+        int32_t t = start;
+        start = end;
+        end = t;
+    }
+    if (start == GRV_NIL)
+        start = seg->first;
+    if (end == GRV_NIL)
+        end = seg->last;
+    if (start != GRV_NIL && end != GRV_NIL) {
+        uint32_t guard = seg->pool_len + 1;
+        if (rtl) {
+            int32_t stop = seg->slots[start].prev;
+            for (int32_t s = end; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].prev) {
+                if (seg->slots[s].parent == GRV_NIL) {
+                    cluster_min = cx;
+                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 0, &cx, &cy);
+                }
+            }
+        } else {
+            int32_t stop = seg->slots[end].next;
+            for (int32_t s = start; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].next) {
+                if (seg->slots[s].parent == GRV_NIL) {
+                    cluster_min = cx;
+                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 0, &cx, &cy);
+                }
+            }
+        }
+    }
+    if (reorder)
+        grv_reverse_slots(seg);
+    *advx = cx;
+    *advy = cy;
+}
+
+int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t level)
+{
+    const fv_gr_face *face = seg->face;
+    grv_slot *s = grv_sl(seg, si);
+    if (!s)
+        return 0;
+    if (metric == GRV_MET_ASCENT)
+        return face->ascent;
+    if (metric == GRV_MET_DESCENT)
+        return face->descent;
+    float blx, bly, trx, try_, advx, advy;
+    if (level == 0) {
+        uint32_t g = s->realgid ? s->realgid : s->gid;
+        if (g >= face->num_glyphs)
+            return 0;
+        const grv_glyph *gl = &face->glyphs[g];
+        blx = gl->x_min; bly = gl->y_min; trx = gl->x_max; try_ = gl->y_max;
+        advx = gl->advance; advy = 0;
+    } else {
+        int32_t root = si;
+        for (int d = 0; seg->slots[root].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+            root = seg->slots[root].parent;
+        grv_rect bbox = {0, 0, 0, 0, 1};
+        float cm = 0;
+        finalise(seg, root, 0, 0, &bbox, level, &cm, seg->dir & 1, 0, &advx, &advy);
+        blx = bbox.blx; bly = bbox.bly; trx = bbox.trx; try_ = bbox.try_;
+    }
+    switch (metric) {
+    case GRV_MET_LSB: return (int32_t)blx;
+    case GRV_MET_RSB: return (int32_t)(advx - trx);
+    case GRV_MET_BBTOP: return (int32_t)try_;
+    case GRV_MET_BBBOTTOM: return (int32_t)bly;
+    case GRV_MET_BBLEFT: return (int32_t)blx;
+    case GRV_MET_BBRIGHT: return (int32_t)trx;
+    case GRV_MET_BBHEIGHT: return (int32_t)(try_ - bly);
+    case GRV_MET_BBWIDTH: return (int32_t)(trx - blx);
+    case GRV_MET_ADVWIDTH: return (int32_t)advx;
+    case GRV_MET_ADVHEIGHT: return (int32_t)advy;
+    default: return 0;
+    }
+}
+
+void grv_associate_chars(grv_seg *seg)
+{
+    int32_t nc = (int32_t)seg->num_chars;
+    for (int32_t i = 0; i < nc; i++) {
+        seg->chars[i].before = -1;
+        seg->chars[i].after = -1;
+    }
+    int32_t i = 0;
+    uint32_t guard = seg->pool_len + 1;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        grv_slot *sl = &seg->slots[s];
+        sl->index = i;
+        int32_t j = sl->before;
+        if (j >= 0) {
+            for (; j <= sl->after && j < nc; j++) {
+                grv_char *c = &seg->chars[j];
+                if (c->before == -1 || i < c->before)
+                    c->before = i;
+                if (c->after < i)
+                    c->after = i;
+            }
+        }
+        i++;
+    }
+    guard = seg->pool_len + 1;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        grv_slot *sl = &seg->slots[s];
+        int32_t a;
+        for (a = sl->after + 1; a < nc && a >= 0 && seg->chars[a].after < 0; a++)
+            seg->chars[a].after = sl->index;
+        sl->after = a - 1;
+        for (a = sl->before - 1; a >= 0 && a < nc && seg->chars[a].before < 0; a--)
+            seg->chars[a].before = sl->index;
+        sl->before = a + 1;
+    }
+}
+
+int32_t grv_get_feature(const grv_seg *seg, uint32_t index)
+{
+    if (index >= seg->face->num_features)
+        return 0;
+    return seg->feats[index];
+}
+
+void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value)
+{
+    if (index >= seg->face->num_features)
+        return;
+    uint32_t maxv = seg->face->features[index].max_value;
+    uint32_t v = (uint32_t)value;
+    if (v > maxv)
+        v = maxv;
+    seg->feats[index] = (int32_t)v;
+}

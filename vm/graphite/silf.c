@@ -1,0 +1,580 @@
+/* Silf table: the rules.  Versions 2.0 to 5.x (5.x may be LZ4-compressed).
+ * Layout per the Graphite Table Format (GTF) "Silf" section; only the first
+ * subtable is used, as graphite2 does for a segment without a script tag. */
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/compat.h"
+#include "graphite/grv.h"
+
+#define SILF_FAIL(off, msg) \
+    do { st = sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, (off), (msg)); goto fail; } while (0)
+#define RD(expr, off, msg) \
+    do { if ((expr) != FV_OK) SILF_FAIL((off), (msg)); } while (0)
+
+/* Decompresses a v5 Silf / v3 Glat table (scheme 1 = LZ4 block).  The output
+ * is the whole table; its first 8 bytes are the original header. */
+fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv_span *out,
+                        fv_error *err)
+{
+    uint32_t hdr;
+    if (fv_rd_u32(in, 4, &hdr) != FV_OK)
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, 4, "compression header");
+    uint32_t scheme = hdr >> 27, size = hdr & 0x07ffffffu;
+    if (scheme == 0) {
+        *out = in;
+        return FV_OK;
+    }
+    if (scheme != 1)
+        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 4,
+                         "unknown compression scheme");
+    if (size < 8 || in.len < 8 || in.len - 8 > (size_t)INT32_MAX)
+        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 4,
+                         "bad decompressed size");
+    uint8_t *buf = fv_mem_alloc(face->mem, size);
+    if (!buf)
+        return sfnt_fail(err, FV_E_NOMEM, tag, 4, "decompression buffer");
+    int n = LZ4_decompress_safe((const char *)in.data + 8, (char *)buf, (int)(in.len - 8),
+                                (int)size);
+    if (n != (int)size) {
+        fv_mem_free(face->mem, buf);
+        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 8,
+                         "LZ4 decompression failed");
+    }
+    face->decompressed[slot] = buf;
+    out->data = buf;
+    out->len = size;
+    return FV_OK;
+}
+
+static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
+{
+    /* graphite2's RuleEntry order: longer rules first, then lower index. */
+    if (p->rules[a].sort != p->rules[b].sort)
+        return p->rules[a].sort > p->rules[b].sort ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t start,
+                           uint64_t end, fv_error *err)
+{
+    fv_status st = FV_OK;
+    grv_pass *p = &s->passes[pi];
+    fv_mem *mem = face->mem;
+    fv_span sub;
+    if (fv_span_sub(s->data, start, end - start, &sub) != FV_OK)
+        return sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, start, "pass out of range");
+    fv_cursor c = fv_cursor_at(sub, 0);
+    uint16_t num_rules = 0, fsm_off = 0;
+    uint32_t pc_code = 0, rc_code = 0, a_code = 0, o_debug = 0;
+    uint8_t b;
+    RD(fv_cur_u8(&c, &p->flags), start, "pass header");
+    RD(fv_cur_u8(&c, &p->max_rule_loop), start, "pass header");
+    RD(fv_cur_u8(&c, &p->max_rule_context), start, "pass header");
+    RD(fv_cur_u8(&c, &p->max_backup), start, "pass header");
+    RD(fv_cur_u16(&c, &num_rules), start, "pass header");
+    if (s->version >= 0x00020000) {
+        RD(fv_cur_u16(&c, &fsm_off), start, "pass header");
+        RD(fv_cur_u32(&c, &pc_code), start, "pass header");
+        RD(fv_cur_u32(&c, &rc_code), start, "pass header");
+        RD(fv_cur_u32(&c, &a_code), start, "pass header");
+        RD(fv_cur_u32(&c, &o_debug), start, "pass header");
+    }
+    (void)fsm_off;
+    (void)o_debug;
+    p->num_coll_runs = p->flags & 7u;
+    p->kern_colls = (uint8_t)((p->flags >> 3) & 3u);
+    p->reverse_dir = (uint8_t)((p->flags >> 5) & 1u);
+    p->num_rules = num_rules;
+    RD(fv_cur_u16(&c, &p->num_rows), start + c.pos, "fsm header");
+    RD(fv_cur_u16(&c, &p->num_transitional), start + c.pos, "fsm header");
+    RD(fv_cur_u16(&c, &p->num_success), start + c.pos, "fsm header");
+    RD(fv_cur_u16(&c, &p->num_columns), start + c.pos, "fsm header");
+    if (p->num_transitional > p->num_rows || p->num_success > p->num_rows ||
+        (uint32_t)p->num_transitional + p->num_success < p->num_rows)
+        SILF_FAIL(start + c.pos, "inconsistent FSM state counts");
+    uint16_t num_range;
+    RD(fv_cur_u16(&c, &num_range), start + c.pos, "range header");
+    RD(fv_cur_skip(&c, 6), start + c.pos, "range header");
+    /* Column map: size it by the largest glyph a range names. */
+    uint32_t maxg = 0;
+    for (uint32_t i = 0; i < num_range; i++) {
+        uint16_t last;
+        RD(fv_rd_u16(sub, c.pos + 6u * i + 2, &last), start + c.pos, "ranges");
+        if ((uint32_t)last + 1 > maxg)
+            maxg = (uint32_t)last + 1;
+    }
+    p->num_cols_glyphs = maxg;
+    if (maxg) {
+        p->cols = fv_mem_array(mem, maxg, sizeof(uint16_t));
+        if (!p->cols)
+            SILF_FAIL(start, "out of memory");
+        memset(p->cols, 0xff, (size_t)maxg * sizeof(uint16_t));
+    }
+    for (uint32_t i = 0; i < num_range; i++) {
+        uint16_t first, last, col;
+        RD(fv_cur_u16(&c, &first), start + c.pos, "ranges");
+        RD(fv_cur_u16(&c, &last), start + c.pos, "ranges");
+        RD(fv_cur_u16(&c, &col), start + c.pos, "ranges");
+        /* graphite2 rejects a face whose ranges are reversed or name a column
+         * beyond the table. */
+        if (first > last || col >= p->num_columns)
+            SILF_FAIL(start + c.pos - 6, "bad glyph range");
+        for (uint32_t g = first; g <= last; g++)
+            p->cols[g] = col;
+    }
+    /* Rule map. */
+    p->state_rule_off = fv_mem_array(mem, (size_t)p->num_success + 1, sizeof(uint32_t));
+    if (!p->state_rule_off)
+        SILF_FAIL(start, "out of memory");
+    for (uint32_t i = 0; i <= p->num_success; i++) {
+        uint16_t v;
+        RD(fv_cur_u16(&c, &v), start + c.pos, "rule map offsets");
+        p->state_rule_off[i] = v;
+        if (i && v < p->state_rule_off[i - 1])
+            SILF_FAIL(start + c.pos - 2, "rule map offsets decrease");
+    }
+    uint32_t nmap = p->state_rule_off[p->num_success];
+    p->state_rules = fv_mem_array(mem, nmap ? nmap : 1, sizeof(uint16_t));
+    if (!p->state_rules)
+        SILF_FAIL(start, "out of memory");
+    for (uint32_t i = 0; i < nmap; i++) {
+        RD(fv_cur_u16(&c, &p->state_rules[i]), start + c.pos, "rule map");
+        if (p->state_rules[i] >= num_rules)
+            SILF_FAIL(start + c.pos - 2, "rule map names a rule beyond numRules");
+    }
+    uint8_t mn, mx;
+    RD(fv_cur_u8(&c, &mn), start + c.pos, "pre-context");
+    RD(fv_cur_u8(&c, &mx), start + c.pos, "pre-context");
+    if (mn > mx)
+        SILF_FAIL(start + c.pos - 2, "minRulePreContext > maxRulePreContext");
+    p->min_pre = mn;
+    p->max_pre = mx;
+    p->start_states = fv_mem_array(mem, (size_t)(mx - mn) + 1, sizeof(uint16_t));
+    if (!p->start_states)
+        SILF_FAIL(start, "out of memory");
+    for (uint32_t i = 0; i <= (uint32_t)(mx - mn); i++) {
+        RD(fv_cur_u16(&c, &p->start_states[i]), start + c.pos, "start states");
+        if (p->start_states[i] >= p->num_rows && p->num_rows)
+            SILF_FAIL(start + c.pos - 2, "start state beyond the FSM");
+    }
+    p->rules = fv_mem_array(mem, num_rules ? num_rules : 1, sizeof(grv_rule));
+    if (!p->rules)
+        SILF_FAIL(start, "out of memory");
+    for (uint32_t i = 0; i < num_rules; i++)
+        RD(fv_cur_u16(&c, &p->rules[i].sort), start + c.pos, "rule sort keys");
+    for (uint32_t i = 0; i < num_rules; i++) {
+        RD(fv_cur_u8(&c, &p->rules[i].pre_context), start + c.pos, "rule pre-contexts");
+        if (p->rules[i].pre_context > p->max_pre || p->rules[i].pre_context > p->rules[i].sort)
+            SILF_FAIL(start + c.pos - 1, "rule pre-context out of range");
+        if (p->rules[i].sort == 0 || p->rules[i].sort > GRV_MAX_SLOTS)
+            SILF_FAIL(start + c.pos - 1, "rule length out of range");
+    }
+    uint16_t pconstraint_len = 0;
+    if (s->version >= 0x00020000) {
+        RD(fv_cur_u8(&c, &p->collision_threshold), start + c.pos, "collision threshold");
+        RD(fv_cur_u16(&c, &pconstraint_len), start + c.pos, "pass constraint length");
+    }
+    uint16_t *ocons = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
+    uint16_t *oacts = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
+    if (!ocons || !oacts) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        SILF_FAIL(start, "out of memory");
+    }
+    for (uint32_t i = 0; i <= num_rules && st == FV_OK; i++)
+        if (fv_cur_u16(&c, &ocons[i]) != FV_OK)
+            st = FV_E_TRUNCATED;
+    for (uint32_t i = 0; i <= num_rules && st == FV_OK; i++)
+        if (fv_cur_u16(&c, &oacts[i]) != FV_OK)
+            st = FV_E_TRUNCATED;
+    if (st != FV_OK) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        st = FV_OK;
+        SILF_FAIL(start + c.pos, "rule code offsets");
+    }
+    /* Transition table. */
+    size_t ntrans = (size_t)p->num_transitional * p->num_columns;
+    p->trans = fv_mem_array(mem, ntrans ? ntrans : 1, sizeof(uint16_t));
+    if (!p->trans) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        SILF_FAIL(start, "out of memory");
+    }
+    for (size_t i = 0; i < ntrans && st == FV_OK; i++) {
+        if (fv_cur_u16(&c, &p->trans[i]) != FV_OK)
+            st = FV_E_TRUNCATED;
+        else if (p->trans[i] >= p->num_rows && p->trans[i] != 0)
+            st = FV_E_GR_BAD_SILF;
+    }
+    if (st == FV_OK && fv_cur_u8(&c, &b) != FV_OK)
+        st = FV_E_TRUNCATED;
+    if (st != FV_OK) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        st = FV_OK;
+        SILF_FAIL(start + c.pos, "state transitions");
+    }
+    /* Code blocks: offsets pcCode/rcCode/aCode are from the subtable start. */
+    uint64_t rc_end = a_code, a_end = end;
+    if (s->version < 0x00020000) {
+        pc_code = (uint32_t)(start + c.pos);
+        rc_code = pc_code + pconstraint_len;
+        a_code = rc_code + ocons[num_rules];
+        rc_end = a_code;
+    }
+    if ((uint64_t)pc_code + pconstraint_len > rc_code || rc_code > a_code || a_code > end ||
+        pc_code < start + c.pos) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        SILF_FAIL(start, "code blocks out of order");
+    }
+    p->pass_constraint.offset = pc_code;
+    p->pass_constraint.code.len = pconstraint_len;
+    p->pass_constraint.code.data = s->data.data + pc_code;
+    if (ocons[num_rules] > rc_end - rc_code || oacts[num_rules] > a_end - a_code) {
+        fv_mem_free(mem, ocons);
+        fv_mem_free(mem, oacts);
+        SILF_FAIL(start, "rule code past the pass");
+    }
+    /* A zero constraint offset means "no constraint" (GTF); a constraint ends
+     * at the next non-zero offset (or the end of the constraint block). */
+    for (uint32_t i = 0; i < num_rules; i++) {
+        grv_rule *r = &p->rules[i];
+        if (ocons[i] != 0) {
+            uint32_t e = ocons[num_rules];
+            for (uint32_t k = i + 1; k < num_rules; k++)
+                if (ocons[k] != 0) {
+                    e = ocons[k];
+                    break;
+                }
+            if (e < ocons[i]) {
+                fv_mem_free(mem, ocons);
+                fv_mem_free(mem, oacts);
+                SILF_FAIL(rc_code + ocons[i], "constraint offsets decrease");
+            }
+            r->constraint.offset = rc_code + ocons[i];
+            r->constraint.code.data = s->data.data + r->constraint.offset;
+            r->constraint.code.len = e - ocons[i];
+        }
+        if (oacts[i + 1] < oacts[i]) {
+            fv_mem_free(mem, ocons);
+            fv_mem_free(mem, oacts);
+            SILF_FAIL(a_code + oacts[i], "action offsets decrease");
+        }
+        r->action.offset = a_code + oacts[i];
+        r->action.code.data = s->data.data + r->action.offset;
+        r->action.code.len = (size_t)(oacts[i + 1] - oacts[i]);
+    }
+    fv_mem_free(mem, ocons);
+    fv_mem_free(mem, oacts);
+    /* Sort each success state's rules as graphite2 matches them. */
+    for (uint32_t i = 0; i < p->num_success; i++) {
+        uint32_t a = p->state_rule_off[i], e = p->state_rule_off[i + 1];
+        for (uint32_t j = a + 1; j < e; j++) {
+            uint16_t v = p->state_rules[j];
+            uint32_t k = j;
+            while (k > a && rule_entry_cmp(p, p->state_rules[k - 1], v) > 0) {
+                p->state_rules[k] = p->state_rules[k - 1];
+                k--;
+            }
+            p->state_rules[k] = v;
+        }
+    }
+    return FV_OK;
+fail:
+    return st;
+}
+
+static fv_status verify_pass(fv_gr_face *face, uint32_t pi, fv_error *err)
+{
+    grv_silf *s = &face->silf;
+    grv_pass *p = &s->passes[pi];
+    grv_verify_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.face = face;
+    ctx.positioning = pi >= s->i_pos;
+    ctx.pass_index = pi;
+    fv_status st;
+    if (p->pass_constraint.code.len) {
+        ctx.is_constraint = 1;
+        ctx.rule_length = 1;
+        ctx.pre_context = 0;
+        ctx.rule_index = UINT32_MAX;
+        st = grv_verify(&ctx, p->pass_constraint, err);
+        if (st != FV_OK)
+            return st;
+    }
+    for (uint32_t r = 0; r < p->num_rules; r++) {
+        ctx.rule_index = r;
+        ctx.rule_length = p->rules[r].sort;
+        ctx.pre_context = p->rules[r].pre_context;
+        if (p->rules[r].constraint.code.len) {
+            ctx.is_constraint = 1;
+            st = grv_verify(&ctx, p->rules[r].constraint, err);
+            if (st != FV_OK)
+                return st;
+        }
+        if (p->rules[r].action.code.len) {
+            ctx.is_constraint = 0;
+            st = grv_verify(&ctx, p->rules[r].action, err);
+            if (st != FV_OK)
+                return st;
+        }
+    }
+    return FV_OK;
+}
+
+fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
+{
+    fv_status st = FV_OK;
+    grv_silf *s = &face->silf;
+    uint32_t version;
+    RD(fv_rd_u32(table, 0, &version), 0, "version");
+    if (version < 0x00020000 || version >= 0x00060000)
+        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Silf, 0, "unsupported Silf version");
+    if (version >= 0x00050000) {
+        st = grv_lz4_table(face, table, SFNT_TAG_Silf, 0, &table, err);
+        if (st != FV_OK)
+            return st;
+    }
+    s->version = version;
+    uint16_t num_silf;
+    uint64_t base;
+    if (version >= 0x00030000) {
+        RD(fv_rd_u16(table, 8, &num_silf), 8, "numSilf");
+        base = 12;
+    } else {
+        RD(fv_rd_u16(table, 4, &num_silf), 4, "numSilf");
+        base = 8;
+    }
+    if (num_silf == 0)
+        SILF_FAIL(base, "no Silf subtable");
+    uint32_t off0, off1 = (uint32_t)table.len;
+    RD(fv_rd_u32(table, base, &off0), base, "subtable offset");
+    if (num_silf > 1)
+        RD(fv_rd_u32(table, base + 4, &off1), base + 4, "subtable offset");
+    if (off1 < off0 || off1 > table.len)
+        off1 = (uint32_t)table.len;
+    RD(fv_span_sub(table, off0, (uint64_t)off1 - off0, &s->data), off0, "subtable");
+    fv_cursor c = fv_cursor_at(s->data, 0);
+    uint16_t pass_off = 0, pseudo_off = 0;
+    if (version >= 0x00030000) {
+        RD(fv_cur_u32(&c, &s->rule_version), off0, "ruleVersion");
+        RD(fv_cur_u16(&c, &pass_off), off0, "passOffset");
+        RD(fv_cur_u16(&c, &pseudo_off), off0, "pseudosOffset");
+    }
+    int16_t asc, desc;
+    RD(fv_cur_u16(&c, &s->max_glyph_id), off0 + c.pos, "maxGlyphID");
+    RD(fv_cur_s16(&c, &asc), off0 + c.pos, "extraAscent");
+    RD(fv_cur_s16(&c, &desc), off0 + c.pos, "extraDescent");
+    uint8_t *fields[] = {&s->num_passes, &s->i_subst, &s->i_pos, &s->i_just, &s->i_bidi,
+                         &s->flags, NULL, NULL, &s->attr_pseudo, &s->attr_break,
+                         &s->attr_dir, &s->attr_mirror, &s->attr_skip_passes,
+                         &s->num_jlevels};
+    for (size_t i = 0; i < FV_ARRAY_LEN(fields); i++) {
+        uint8_t v;
+        RD(fv_cur_u8(&c, &v), off0 + c.pos, "subtable header");
+        if (fields[i])
+            *fields[i] = v;
+    }
+    /* graphite2 checks the pass indexes are ordered and within the table. */
+    if (s->i_subst > s->i_pos || s->i_pos > s->i_just || s->i_just > s->num_passes ||
+        (s->i_bidi != 0xff && s->i_bidi > s->num_passes))
+        SILF_FAIL(off0, "pass indexes out of order");
+    RD(fv_cur_skip(&c, 8u * s->num_jlevels), off0 + c.pos, "justification levels");
+    RD(fv_cur_u16(&c, &s->num_lig_comp), off0 + c.pos, "numLigComp");
+    RD(fv_cur_u8(&c, &s->num_user), off0 + c.pos, "numUserDefn");
+    RD(fv_cur_u8(&c, &s->max_comp_per_lig), off0 + c.pos, "maxCompPerLig");
+    RD(fv_cur_u8(&c, &s->direction), off0 + c.pos, "direction");
+    RD(fv_cur_u8(&c, &s->attr_collisions), off0 + c.pos, "attCollisions");
+    RD(fv_cur_skip(&c, 3), off0 + c.pos, "reserved");
+    uint8_t ncrit, nscript;
+    RD(fv_cur_u8(&c, &ncrit), off0 + c.pos, "numCritFeatures");
+    RD(fv_cur_skip(&c, 2u * ncrit + 1u), off0 + c.pos, "critFeatures");
+    RD(fv_cur_u8(&c, &nscript), off0 + c.pos, "numScriptTag");
+    RD(fv_cur_skip(&c, 4u * nscript), off0 + c.pos, "scriptTags");
+    RD(fv_cur_u16(&c, &s->lb_gid), off0 + c.pos, "lbGID");
+    if (version >= 0x00030000 && pass_off != c.pos)
+        SILF_FAIL(off0 + c.pos, "passOffset does not match the header");
+    if (s->num_passes > GRV_MAX_PASSES)
+        SILF_FAIL(off0, "too many passes");
+    uint32_t *opass = fv_mem_array(face->mem, (size_t)s->num_passes + 1, sizeof(uint32_t));
+    if (!opass)
+        SILF_FAIL(off0, "out of memory");
+    for (uint32_t i = 0; i <= s->num_passes; i++) {
+        if (fv_cur_u32(&c, &opass[i]) != FV_OK ||
+            (i && opass[i] < opass[i - 1]) || opass[i] > s->data.len) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + c.pos, "pass offsets");
+        }
+    }
+    if (version >= 0x00030000 && pseudo_off != c.pos) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0 + c.pos, "pseudosOffset does not match the header");
+    }
+    RD(fv_cur_u16(&c, &s->num_pseudo), off0 + c.pos, "numPseudo");
+    RD(fv_cur_skip(&c, 6), off0 + c.pos, "pseudo search header");
+    s->pseudos = fv_mem_array(face->mem, s->num_pseudo ? s->num_pseudo : 1, sizeof(grv_pseudo));
+    if (!s->pseudos) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0, "out of memory");
+    }
+    for (uint32_t i = 0; i < s->num_pseudo; i++) {
+        uint16_t u16;
+        if (version >= 0x00030000 ? fv_cur_u32(&c, &s->pseudos[i].unicode) != FV_OK
+                                  : (fv_cur_u16(&c, &u16) != FV_OK ||
+                                     ((s->pseudos[i].unicode = u16), 0))) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + c.pos, "pseudo map");
+        }
+        if (fv_cur_u16(&c, &s->pseudos[i].gid) != FV_OK) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + c.pos, "pseudo map");
+        }
+    }
+    /* Class map. */
+    uint64_t cls_start = c.pos;
+    if (fv_cur_u16(&c, &s->num_classes) != FV_OK || fv_cur_u16(&c, &s->num_linear) != FV_OK ||
+        s->num_linear > s->num_classes) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0 + c.pos, "class map header");
+    }
+    s->class_off = fv_mem_array(face->mem, (size_t)s->num_classes + 1, sizeof(uint32_t));
+    if (!s->class_off) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0, "out of memory");
+    }
+    uint64_t cls_end = opass[0];
+    for (uint32_t i = 0; i <= s->num_classes; i++) {
+        uint32_t o;
+        uint16_t o16;
+        fv_status r = version >= 0x00040000 ? fv_cur_u32(&c, &o)
+                                            : (fv_cur_u16(&c, &o16) == FV_OK ? ((o = o16), FV_OK)
+                                                                             : FV_E_TRUNCATED);
+        if (r != FV_OK || (o & 1u) || cls_start + o > cls_end || (i && o < s->class_off[i - 1] * 2u)) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + c.pos, "class offsets");
+        }
+        s->class_off[i] = o / 2u;
+        if (i == 0 && cls_start + o < c.pos + 4u * (s->num_classes - i)) {
+            /* offsets start after the offset array (checked loosely below) */
+        }
+    }
+    /* class data in u16 units from cls_start */
+    uint32_t nwords = s->class_off[s->num_classes];
+    s->class_data_len = nwords;
+    s->class_data = fv_mem_array(face->mem, nwords ? nwords : 1, sizeof(uint16_t));
+    if (!s->class_data) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0, "out of memory");
+    }
+    for (uint32_t i = 0; i < nwords; i++)
+        if (fv_rd_u16(s->data, cls_start + 2u * i, &s->class_data[i]) != FV_OK) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + cls_start, "class data");
+        }
+    for (uint32_t i = s->num_linear; i < s->num_classes; i++) {
+        /* non-linear: numIDs, searchRange, entrySelector, rangeShift, pairs */
+        uint32_t a = s->class_off[i], e = s->class_off[i + 1];
+        if (e - a < 4 || s->class_data[a] > (e - a - 4) / 2) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + cls_start + 2u * a, "lookup class");
+        }
+    }
+    s->passes = fv_mem_array(face->mem, s->num_passes ? s->num_passes : 1, sizeof(grv_pass));
+    if (!s->passes) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0, "out of memory");
+    }
+    for (uint32_t i = 0; i < s->num_passes; i++) {
+        st = load_pass(face, s, i, opass[i], opass[i + 1], err);
+        if (st != FV_OK) {
+            fv_mem_free(face->mem, opass);
+            return st;
+        }
+    }
+    fv_mem_free(face->mem, opass);
+    return FV_OK;
+fail:
+    return st;
+}
+
+fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
+fv_status grv_silf_verify(fv_gr_face *face, fv_error *err)
+{
+    for (uint32_t i = 0; i < face->silf.num_passes; i++) {
+        fv_status st = verify_pass(face, i, err);
+        if (st != FV_OK)
+            return st;
+    }
+    return FV_OK;
+}
+
+void grv_silf_free(fv_gr_face *face)
+{
+    grv_silf *s = &face->silf;
+    fv_mem *mem = face->mem;
+    if (s->passes) {
+        for (uint32_t i = 0; i < s->num_passes; i++) {
+            grv_pass *p = &s->passes[i];
+            fv_mem_free(mem, p->cols);
+            fv_mem_free(mem, p->trans);
+            fv_mem_free(mem, p->start_states);
+            fv_mem_free(mem, p->state_rule_off);
+            fv_mem_free(mem, p->state_rules);
+            fv_mem_free(mem, p->rules);
+        }
+    }
+    fv_mem_free(mem, s->passes);
+    fv_mem_free(mem, s->pseudos);
+    fv_mem_free(mem, s->class_off);
+    fv_mem_free(mem, s->class_data);
+    memset(s, 0, sizeof *s);
+}
+
+int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index)
+{
+    if (cls >= silf->num_classes || index < 0)
+        return 0;
+    uint32_t a = silf->class_off[cls], e = silf->class_off[cls + 1];
+    if (cls < silf->num_linear) {
+        if ((uint32_t)index < e - a)
+            return silf->class_data[a + (uint32_t)index];
+        return 0;
+    }
+    uint32_t n = silf->class_data[a];
+    for (uint32_t i = 0; i < n; i++)
+        if (silf->class_data[a + 4 + 2 * i + 1] == (uint32_t)index)
+            return silf->class_data[a + 4 + 2 * i];
+    return 0;
+}
+
+int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid)
+{
+    if (cls >= silf->num_classes)
+        return -1;
+    uint32_t a = silf->class_off[cls], e = silf->class_off[cls + 1];
+    if (cls < silf->num_linear) {
+        for (uint32_t i = a; i < e; i++)
+            if (silf->class_data[i] == gid)
+                return (int32_t)(i - a);
+        return -1;
+    }
+    uint32_t n = silf->class_data[a];
+    /* pairs are sorted by glyph: binary search */
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        uint16_t g = silf->class_data[a + 4 + 2 * mid];
+        if (g == gid)
+            return silf->class_data[a + 4 + 2 * mid + 1];
+        if (g < gid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}

@@ -1,0 +1,37 @@
+/* Sill: per-language feature defaults (GTF "Sill"). */
+#include "graphite/grv.h"
+
+fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
+{
+    if (!sill.len)
+        return FV_OK;
+    uint32_t version;
+    uint16_t n;
+    if (fv_rd_u32(sill, 0, &version) != FV_OK || fv_rd_u16(sill, 4, &n) != FV_OK)
+        return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, 0, "header");
+    face->langs = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_lang));
+    if (!face->langs)
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Sill, 0, "languages");
+    face->num_langs = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t pos = 12 + 8u * (uint64_t)i;
+        grv_lang *l = &face->langs[i];
+        uint16_t off;
+        if (fv_rd_u32(sill, pos, &l->tag) != FV_OK ||
+            fv_rd_u16(sill, pos + 4, &l->num_settings) != FV_OK ||
+            fv_rd_u16(sill, pos + 6, &off) != FV_OK)
+            return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, pos, "language record");
+        if (!fv_span_has(sill, off, 8u * (uint64_t)l->num_settings))
+            return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, pos, "settings out of table");
+        size_t ns = l->num_settings ? l->num_settings : 1;
+        l->feat_ids = fv_mem_array(face->mem, ns, sizeof(uint32_t));
+        l->values = fv_mem_array(face->mem, ns, sizeof(int16_t));
+        if (!l->feat_ids || !l->values)
+            return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Sill, pos, "settings");
+        for (uint32_t k = 0; k < l->num_settings; k++) {
+            (void)fv_rd_u32(sill, off + 8u * k, &l->feat_ids[k]);
+            (void)fv_rd_s16(sill, off + 8u * k + 4, &l->values[k]);
+        }
+    }
+    return FV_OK;
+}
