@@ -224,6 +224,9 @@ class Runner:
                     self._end(job, data, progress)
                 progress.update()
         except KeyboardInterrupt:
+            # Further Ctrl-C would only lose the report: the runners are
+            # stopped below and the drain is bounded.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             if progress.tty:
                 sys.stderr.write("\n")
             say("interrupted: stopping the runners and keeping what they wrote")
@@ -489,8 +492,15 @@ def main(argv=None):
     return rc
 
 
+def _terminated(signum, frame):
+    # SIGTERM (a cancelled CI job) stops the run like Ctrl-C, so the runners
+    # (in their own sessions) are stopped too and the report is written.
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         sys.exit(main())
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ different glyph now failing and one identical Graphite line now failing.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -289,6 +290,27 @@ class Orchestration(unittest.TestCase):
         self.assertGreater(rep["totals"]["cases"], 0)                  # kept what arrived
         self.assertTrue(any(j["status"] != "done" for j in rep["jobs"]))  # and stopped early
         self.assertTrue(os.listdir(os.path.join(out, "records")))
+
+    def test_sigterm_stops_the_runners_too(self):
+        import signal
+        out = os.path.join(WORK, "orch-term")
+        shutil.rmtree(out, ignore_errors=True)
+        p = self.start(out, env={"FV_STANDIN_DELAY": "0.4"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        rec = os.path.join(out, "records")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (os.path.isdir(rec) and
+                                                   any(n.endswith(".jsonl") for n in os.listdir(rec))):
+            time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)
+        so, se = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 3, se)
+        with open(os.path.join(out, "report.json")) as f:
+            self.assertTrue(json.load(f)["interrupted"])
+        # No stand-in runner of this run is left behind.
+        time.sleep(0.5)
+        left = subprocess.run(["pgrep", "-f", re.escape(os.path.join(self.bin, "fvconform-"))],
+                              capture_output=True, text=True).stdout.split()
+        self.assertEqual(left, [])
 
 
 @unittest.skipUnless(os.environ.get("FONTVM_RUNNER_DIR"), "the C runners are not built")
