@@ -286,6 +286,10 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 r.map->highpassed = 0;
             r.is = ns;
             seg->slot_count++;
+            /* The new slot has no map entry: step the map back so the next
+             * Next lands on the same input slot again. */
+            if (r.mapi != -1)
+                r.mapi--;
             touch(seg, ns);
             break;
         }

@@ -389,6 +389,8 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     RD(fv_cur_u8(&c, &s->num_user), off0 + c.pos, "numUserDefn");
     RD(fv_cur_u8(&c, &s->max_comp_per_lig), off0 + c.pos, "maxCompPerLig");
     RD(fv_cur_u8(&c, &s->direction), off0 + c.pos, "direction");
+    /* COMPAT(graphite2): the stored direction is 1-based (1 = ltr, 2 = rtl). */
+    s->direction = (uint8_t)(s->direction - 1u);
     RD(fv_cur_u8(&c, &s->attr_collisions), off0 + c.pos, "attCollisions");
     RD(fv_cur_skip(&c, 3), off0 + c.pos, "reserved");
     uint8_t ncrit, nscript;
@@ -423,10 +425,9 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
         SILF_FAIL(off0, "out of memory");
     }
     for (uint32_t i = 0; i < s->num_pseudo; i++) {
-        uint16_t u16;
-        if (version >= 0x00030000 ? fv_cur_u32(&c, &s->pseudos[i].unicode) != FV_OK
-                                  : (fv_cur_u16(&c, &u16) != FV_OK ||
-                                     ((s->pseudos[i].unicode = u16), 0))) {
+        /* COMPAT(graphite2): pseudo map entries carry a 32-bit code point
+         * in every version 2+ table (fonts in the wild do so). */
+        if (fv_cur_u32(&c, &s->pseudos[i].unicode) != FV_OK) {
             fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + c.pos, "pseudo map");
         }

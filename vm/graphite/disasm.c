@@ -1,0 +1,69 @@
+/* Graphite disassembler: walks the verified code with the opcode table. */
+#include <string.h>
+
+#include "graphite/disasm.h"
+#include "graphite/grv.h"
+#include "sfnt/font.h"
+
+static void print_code(FILE *out, const char *label, grv_code code)
+{
+    fv_span s = code.code;
+    if (!s.len)
+        return;
+    fprintf(out, "    %s @0x%x (%zu bytes)\n", label, code.offset, s.len);
+    size_t pc = 0;
+    while (pc < s.len) {
+        int op = s.data[pc];
+        if (op >= GRV_OP_COUNT) {
+            fprintf(out, "      %4zu: .byte 0x%02x\n", pc, op);
+            pc++;
+            continue;
+        }
+        const grv_opinfo *oi = &grv_ops[op];
+        size_t n = oi->args < 0 ? (pc + 1 < s.len ? 1u + s.data[pc + 1] : 0u) : (size_t)oi->args;
+        if (pc + 1 + n > s.len)
+            n = s.len - pc - 1;
+        fprintf(out, "      %4zu: %s", pc, oi->name);
+        for (size_t k = 0; k < n; k++) {
+            uint8_t b = s.data[pc + 1 + k];
+            /* signed slot offsets print as signed */
+            fprintf(out, "%s%d", k ? ", " : " ", (int)b);
+        }
+        fputc('\n', out);
+        pc += 1 + n;
+    }
+}
+
+fv_status grv_disasm(const fv_font *font, FILE *out, fv_error *err)
+{
+    fv_gr_face *face = NULL;
+    fv_status st = fv_gr_face_new((fv_font *)font, &face, err);
+    if (st != FV_OK)
+        return st;
+    const grv_silf *s = &face->silf;
+    fprintf(out, "Silf %u.%u: %u passes (substitution from %u, positioning from %u, "
+                 "justification from %u, bidi %d), direction %u, flags 0x%02x\n",
+            s->version >> 16, s->version & 0xffff, s->num_passes, s->i_subst, s->i_pos,
+            s->i_just, s->i_bidi == 0xff ? -1 : s->i_bidi, s->direction, s->flags);
+    fprintf(out, "attributes: pseudo %u, breakweight %u, directionality %u, mirror %u, "
+                 "skip-passes %u; %u user attributes, %u classes (%u linear), %u glyph attrs\n",
+            s->attr_pseudo, s->attr_break, s->attr_dir, s->attr_mirror, s->attr_skip_passes,
+            s->num_user, s->num_classes, s->num_linear, face->num_attrs);
+    for (uint32_t i = 0; i < s->num_passes; i++) {
+        const grv_pass *p = &s->passes[i];
+        fprintf(out, "\npass %u (%s): flags 0x%02x, max rule loop %u, %u rules, FSM %u rows "
+                     "(%u transitional, %u success) x %u columns, pre-context %u..%u\n",
+                i, i < s->i_pos ? "substitution" : (i < s->i_just ? "positioning" : "justification"),
+                p->flags, p->max_rule_loop, p->num_rules, p->num_rows, p->num_transitional,
+                p->num_success, p->num_columns, p->min_pre, p->max_pre);
+        print_code(out, "pass constraint", p->pass_constraint);
+        for (uint32_t r = 0; r < p->num_rules; r++) {
+            fprintf(out, "  rule %u: sort %u, pre-context %u\n", r, p->rules[r].sort,
+                    p->rules[r].pre_context);
+            print_code(out, "constraint", p->rules[r].constraint);
+            print_code(out, "action", p->rules[r].action);
+        }
+    }
+    fv_gr_face_free(face);
+    return FV_OK;
+}
