@@ -275,6 +275,9 @@ def _count_cells(s):
     for k in STATUSES:
         v = s[k]
         cells.append(f"<td class={'nz' if v else 'z'}>{_n(v)}</td>")
+    if not s["cases"] and s.get("incomplete"):
+        cells.append("<td class=l><b class=bad>not compared</b> (runner failed)</td>")
+        return "".join(cells)
     pct = (s["identical"] / s["cases"]) if s["cases"] else 0
     cells.append(f"<td class=l><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['identical'], s['cases'])}</td>")
     return "".join(cells)
@@ -293,10 +296,10 @@ def html(rep, m):
              "<meta name=viewport content='width=device-width,initial-scale=1'>"
              "<title>fontvm conformance report</title><style>" + CSS + "</style></head><body>")
     o.append("<header><h1>fontvm conformance report</h1>")
-    o.append("<div class=meta>fontvm " + escape(str(v.get("fontvm") or "?")) +
-             " compared with FreeType " + escape(str(v.get("freetype") or "?")) +
-             ", graphite2 " + escape(str(v.get("graphite2") or "?")) +
-             " and HarfBuzz " + escape(str(v.get("harfbuzz") or "?")) +
+    refs = [f"{n} {escape(str(v[k]))}" for k, n in (("freetype", "FreeType"), ("graphite2", "graphite2"),
+                                                   ("harfbuzz", "HarfBuzz")) if v.get(k)]
+    refs_s = ", ".join(refs[:-1]) + " and " + refs[-1] if len(refs) > 1 else (refs[0] if refs else "?")
+    o.append("<div class=meta>fontvm " + escape(str(v.get("fontvm") or "?")) + " compared with " + refs_s +
              f" · run time {_dur(rep['seconds'])} · {escape(rep['generated'])}"
              + (" · <b class=bad>run interrupted: partial results</b>" if rep["interrupted"] else "") + "</div>")
     if t["cases"]:
@@ -323,6 +326,10 @@ def html(rep, m):
                      f"({_n(g['count'])})")
     if where:
         o.append("<p><b>Where it is not:</b> " + "; ".join(where) + ".</p>")
+    failed = [j for j in rep["jobs"] if j["status"] == "failed"]
+    if failed:
+        o.append(f"<p class=bad><b>{len(failed)} of {len(rep['jobs'])} runner jobs failed</b>; the cases they "
+                 "did not compare are not counted above (see <a href='#runner-problems'>Runner problems</a>).</p>")
     if rep["check"] is not None:
         c = rep["check"]
         if c["regressions"]:
@@ -498,6 +505,17 @@ def markdown(rep):
         o.append("")
     o.append(f"**{_pct(t['identical'], t['cases'])}** of {_n(t['cases'])} cases identical"
              + (" (run interrupted: partial)" if rep["interrupted"] else "") + ".")
+    failed = [j for j in rep["jobs"] if j["status"] == "failed"]
+    if failed:
+        o.append("")
+        o.append(f":warning: {len(failed)} of {len(rep['jobs'])} runner jobs failed; their cases are not counted:")
+        o.append("")
+        seen = []
+        for p in rep["runner_problems"]:
+            if p["message"] not in seen and not p["message"].startswith("runner exited with status 1 without"):
+                seen.append(p["message"])
+        for msg in seen[:6]:
+            o.append(f"- {msg[:200]}")
     o.append("")
     o.append("| comparison | cases | identical | different | fails only in fontvm | fails only in reference | fails in both |")
     o.append("|---|---:|---:|---:|---:|---:|---:|")
@@ -518,8 +536,9 @@ def markdown(rep):
         o.append("Least conformant: " + ", ".join(
             f"{os.path.basename(f['font'])} ({f['comparison']}: {_pct(f['identical'], f['cases'])})" for f in bad) + ".")
     o.append("")
-    o.append(f"<sub>FreeType {v.get('freetype')}, graphite2 {v.get('graphite2')}, HarfBuzz {v.get('harfbuzz')}, "
-             f"fontvm {v.get('fontvm')} · run time {_dur(rep['seconds'])}</sub>")
+    vers = ", ".join(f"{n} {v[k]}" for k, n in (("fontvm", "fontvm"), ("freetype", "FreeType"),
+                                                ("graphite2", "graphite2"), ("harfbuzz", "HarfBuzz")) if v.get(k))
+    o.append(f"<sub>{vers} · run time {_dur(rep['seconds'])}</sub>")
     return "\n".join(o) + "\n"
 
 

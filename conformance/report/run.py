@@ -343,6 +343,10 @@ def replay(paths, model):
             with open(jobs_json) as fh:
                 meta = json.load(fh)
             model.seconds = float(meta.get("seconds", 0.0))
+            model.interrupted = bool(meta.get("interrupted", False))
+            for name, j in (meta.get("jobs") or {}).items():
+                if isinstance(j, dict) and name in model.jobs:
+                    model.jobs[name].update({k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
         except (OSError, ValueError):
             pass
 
