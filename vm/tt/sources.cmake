@@ -1,2 +1,2 @@
 # Owned by the TrueType interpreter (issue 3).
-set(FV_TT_SOURCES)
+file(GLOB FV_TT_SOURCES RELATIVE ${CMAKE_CURRENT_LIST_DIR}/.. CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)

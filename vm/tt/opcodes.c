@@ -1,0 +1,121 @@
+/* Opcode tables and decoder generated from opcodes.def. */
+#include "tt/opcodes.h"
+
+#include <stdio.h>
+
+/* Each range must fit in the byte space.  (Ranges need not be aligned: MD
+ * is 0x49-0x4A; the flags are op - first.  Order and disjointness are
+ * checked by tests/tt/test_interp_opcodes.c.) */
+#define X(m, first, bits, pops, pushes, inl, fam)                                    \
+    _Static_assert((first) + (1 << (bits)) <= 256, #m " range exceeds 0xFF");
+#include "tt/opcodes.def"
+#undef X
+
+/* Binary search over the ranges, which opcodes.def lists in opcode order
+ * (the interpreter copies the result into a dense per-context table). */
+static const tt_opinfo *lookup(uint8_t op)
+{
+    static const tt_opinfo ranges[] = {
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    { #m, first, bits, pops, pushes, TT_INLINE_##inl, TT_FAM_##fam },
+#include "tt/opcodes.def"
+#undef X
+    };
+    size_t lo = 0, hi = sizeof ranges / sizeof ranges[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        unsigned first = ranges[mid].first;
+        unsigned end = first + (1u << ranges[mid].flag_bits);
+        if (op < first)
+            hi = mid;
+        else if (op >= end)
+            lo = mid + 1;
+        else
+            return &ranges[mid];
+    }
+    return NULL;
+}
+
+const tt_opinfo *tt_opinfo_get(uint8_t op)
+{
+    static const tt_opinfo undefined = { NULL, 0, 0, 0, 0, TT_INLINE_NONE, TT_FAM_NONE };
+    const tt_opinfo *r = lookup(op);
+    return r ? r : &undefined;
+}
+
+const char *tt_opcode_name(uint8_t op)
+{
+    const tt_opinfo *i = tt_opinfo_get(op);
+    return i->name ? i->name : "UNDEF";
+}
+
+int tt_opcode_defined(uint8_t op)
+{
+    return tt_opinfo_get(op)->name != NULL;
+}
+
+int tt_format_mnemonic(uint8_t op, char *buf, size_t n)
+{
+    const tt_opinfo *i = tt_opinfo_get(op);
+    if (i->name == NULL)
+        return snprintf(buf, n, "UNDEF_0x%02X", (unsigned)op);
+    if (i->flag_bits == 0)
+        return snprintf(buf, n, "%s", i->name);
+    char bits[8];
+    unsigned nb = i->flag_bits;
+    unsigned flags = (unsigned)op - i->first;
+    for (unsigned k = 0; k < nb; k++)
+        bits[k] = (char)('0' + ((flags >> (nb - 1 - k)) & 1));
+    bits[nb] = '\0';
+    return snprintf(buf, n, "%s[%s]", i->name, bits);
+}
+
+fv_status tt_decode(fv_span code, uint32_t pc, tt_insn *out)
+{
+    uint8_t op;
+    if (fv_rd_u8(code, pc, &op) != FV_OK)
+        return FV_E_TT_CODE_OVERFLOW;
+    const tt_opinfo *info = tt_opinfo_get(op);
+    uint64_t header = 1, count = 0, size = 1;
+    switch ((tt_inline)info->inline_rule) {
+    case TT_INLINE_NONE:
+        break;
+    case TT_INLINE_NPUSHB:
+    case TT_INLINE_NPUSHW: {
+        uint8_t c;
+        if (fv_rd_u8(code, (uint64_t)pc + 1, &c) != FV_OK)
+            return FV_E_TT_CODE_OVERFLOW;
+        header = 2;
+        count = c;
+        size = info->inline_rule == TT_INLINE_NPUSHW ? 2 : 1;
+        break;
+    }
+    case TT_INLINE_PUSHB:
+    case TT_INLINE_PUSHW:
+        count = (uint64_t)(op & 7) + 1;
+        size = info->inline_rule == TT_INLINE_PUSHW ? 2 : 1;
+        break;
+    }
+    fv_span data = { NULL, 0 };
+    if (fv_span_sub(code, (uint64_t)pc + header, count * size, &data) != FV_OK)
+        return FV_E_TT_CODE_OVERFLOW;
+    out->pc = pc;
+    out->opcode = op;
+    out->length = (uint32_t)(header + count * size);
+    out->num_values = (uint32_t)count;
+    out->data = data;
+    out->value_size = (uint8_t)size;
+    return FV_OK;
+}
+
+int32_t tt_insn_value(const tt_insn *in, uint32_t i)
+{
+    if (in->value_size == 2) {
+        int16_t v = 0;
+        (void)fv_rd_s16(in->data, (uint64_t)i * 2, &v);
+        return v;
+    }
+    uint8_t b = 0;
+    (void)fv_rd_u8(in->data, i, &b);
+    return b;
+}

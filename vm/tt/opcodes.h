@@ -1,0 +1,80 @@
+/* TrueType opcodes: the enum, names, stack effects and the decoder, all
+ * generated from opcodes.def.  Used by the interpreter and by `fontvm
+ * disasm` / `fontvm trace`. */
+#ifndef FV_TT_OPCODES_H
+#define FV_TT_OPCODES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/reader.h"
+#include "fontvm/error.h"
+
+typedef enum tt_inline {
+    TT_INLINE_NONE = 0,
+    TT_INLINE_NPUSHB,
+    TT_INLINE_NPUSHW,
+    TT_INLINE_PUSHB,
+    TT_INLINE_PUSHW
+} tt_inline;
+
+typedef enum tt_family {
+    TT_FAM_NONE = 0, /* undefined opcode */
+    TT_FAM_PUSH,
+    TT_FAM_STACK,
+    TT_FAM_STORAGE,
+    TT_FAM_GSTATE,
+    TT_FAM_POINTS,
+    TT_FAM_DELTA,
+    TT_FAM_ARITH,
+    TT_FAM_CONTROL,
+    TT_FAM_ROUND,
+    TT_FAM_MISC
+} tt_family;
+
+/* First opcode of each range: TT_OP_MIRP == 0xE0 etc. */
+enum {
+#define X(m, first, bits, pops, pushes, inl, fam) TT_OP_##m = first,
+#include "tt/opcodes.def"
+#undef X
+};
+
+/* Static facts about one opcode byte. */
+typedef struct tt_opinfo {
+    const char *name;   /* base mnemonic, NULL when undefined */
+    uint8_t first;      /* first opcode of its range */
+    uint8_t flag_bits;
+    uint8_t pops, pushes;
+    uint8_t inline_rule; /* tt_inline */
+    uint8_t family;      /* tt_family */
+} tt_opinfo;
+
+/* Table of 256 entries, generated from opcodes.def. */
+const tt_opinfo *tt_opinfo_get(uint8_t op);
+
+/* Base mnemonic ("MIRP"); "UNDEF" for an undefined opcode. */
+const char *tt_opcode_name(uint8_t op);
+/* Whether the opcode is defined by the instruction set. */
+int tt_opcode_defined(uint8_t op);
+
+/* Mnemonic with flags, e.g. "MIRP[01101]", "PUSHB[010]", "SVTCA[0]", "ADD",
+ * or "UNDEF_0x91".  Returns what snprintf returns. */
+int tt_format_mnemonic(uint8_t op, char *buf, size_t n);
+
+/* One decoded instruction. */
+typedef struct tt_insn {
+    uint32_t pc;
+    uint8_t opcode;
+    uint32_t length;       /* bytes including inline data */
+    uint32_t num_values;   /* inline push values */
+    fv_span data;          /* the inline data bytes (after any count byte) */
+    uint8_t value_size;    /* 1 (bytes) or 2 (words) */
+} tt_insn;
+
+/* Decodes the instruction at `pc`.  Returns FV_OK, or TT_CODE_OVERFLOW when
+ * pc is at/after the end or the inline data is truncated. */
+fv_status tt_decode(fv_span code, uint32_t pc, tt_insn *out);
+/* The i-th inline value (words are sign-extended, bytes are unsigned). */
+int32_t tt_insn_value(const tt_insn *in, uint32_t i);
+
+#endif
