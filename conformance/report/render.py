@@ -145,9 +145,12 @@ def write_baseline(m, path):
             "versions": {k: m.versions.get(k) for k in ("fontvm", "freetype", "graphite2", "harfbuzz")},
             "totals": _totals(m), "configs": modelmod.config_list(m)}
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    # One configuration per line, so a baseline update reads well in a diff.
+    head = {k: v for k, v in base.items() if k != "configs"}
     with open(path, "w") as f:
-        json.dump(base, f, indent=0, sort_keys=False, separators=(",", ":"))
-        f.write("\n")
+        f.write(json.dumps(head, separators=(",", ":"))[:-1] + ',\n"configs":[\n')
+        f.write(",\n".join(json.dumps(c, separators=(",", ":"), ensure_ascii=False) for c in base["configs"]))
+        f.write("\n]}\n")
 
 
 # --- formatting helpers ------------------------------------------------------------

@@ -477,22 +477,27 @@ def main(argv=None):
     share = f" ({100 * render_s / run_s:.1f}% of the run)" if run_s > 0 else ""
     print(f"run time {fmt_duration(run_s)}; report written in {render_s:.2f}s{share}")
     print(f"report: {paths['html']}")
-    rc = 0
     failed = [j for j in m.jobs.values() if j.get("status") == "failed"]
+    crashed = [j for j in failed if j.get("exit") is None or j["exit"] < 0]
     if failed:
-        say(f"{len(failed)} runner job(s) failed; see 'Runner problems' in the report and {os.path.relpath(out)}/logs")
-        rc = 3
+        say(f"{len(failed)} runner job(s) failed ({len(crashed)} crashed); see 'Runner problems' in the report "
+            f"and {os.path.relpath(out)}/logs")
     if m.interrupted:
-        rc = 3
-    if check_result is not None:
-        regs, _, compared = check_result
-        if m.interrupted:
-            say("the run was interrupted: the baseline check is incomplete")
-        if regs:
-            rc = 1
-        elif compared == 0:
-            say("the baseline shares no configuration with this run: nothing was checked")
-            rc = 1
+        say("the run was interrupted: the report is partial")
+    if check_result is None:
+        return 3 if failed or m.interrupted else 0
+    # With --check, what matters is the baseline: a job that fails now as it
+    # did in the baseline is not a regression (one that the baseline
+    # completed is, see model.check).  A crash always fails the check.
+    regs, _, compared = check_result
+    rc = 0
+    if regs:
+        rc = 1
+    elif compared == 0:
+        say("the baseline shares no configuration with this run: nothing was checked")
+        rc = 1
+    if crashed or m.interrupted:
+        rc = rc or 3
     return rc
 
 

@@ -74,6 +74,22 @@ class Schema(unittest.TestCase):
         cfg = jsonschema.Draft7Validator(dict(schema, required=["schema", "configs"]))
         cfg.validate(b)
 
+    def test_committed_baselines_validate(self):
+        import jsonschema
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        v = jsonschema.Draft7Validator(dict(schema, required=["schema", "kind", "configs"]))
+        d = os.path.join(SRC, "conformance", "baseline")
+        names = [n for n in os.listdir(d) if n.endswith(".json")]
+        self.assertIn("quick.json", names)
+        self.assertIn("default.json", names)
+        for n in names:
+            with open(os.path.join(d, n)) as f:
+                b = json.load(f)
+            v.validate(b)
+            self.assertEqual(b["kind"], "baseline")
+            self.assertTrue(b["configs"], n)
+
     def test_schema_rejects_a_broken_report(self):
         import jsonschema
         out = os.path.join(WORK, "schema-broken")
