@@ -37,9 +37,11 @@ static void print_code(FILE *out, const char *label, grv_code code)
 fv_status grv_disasm(const fv_font *font, FILE *out, fv_error *err)
 {
     fv_gr_face *face = NULL;
-    fv_status st = fv_gr_face_new((fv_font *)font, &face, err);
+    fv_error verr;
+    fv_status st = grv_face_new((fv_font *)font, &face, 0, err);
     if (st != FV_OK)
         return st;
+    fv_status vst = grv_silf_verify(face, &verr);
     const grv_silf *s = &face->silf;
     fprintf(out, "Silf %u.%u: %u passes (substitution from %u, positioning from %u, "
                  "justification from %u, bidi %d), direction %u, flags 0x%02x\n",
@@ -63,6 +65,11 @@ fv_status grv_disasm(const fv_font *font, FILE *out, fv_error *err)
             print_code(out, "constraint", p->rules[r].constraint);
             print_code(out, "action", p->rules[r].action);
         }
+    }
+    if (vst != FV_OK) {
+        char buf[200];
+        fv_error_format(&verr, buf, sizeof buf);
+        fprintf(out, "\nverifier: %s\n", buf);
     }
     fv_gr_face_free(face);
     return FV_OK;

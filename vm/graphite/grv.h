@@ -214,6 +214,10 @@ typedef struct grv_seg {
  * `buf` is the slot before the first). */
 typedef struct grv_slotmap {
     int32_t buf[GRV_MAX_SLOTS + 4];
+    /* Each entry's slot (and user attributes) as it was when the action
+     * began: PutSubs, PutCopy and Assoc read their sources from here. */
+    grv_slot snap[GRV_MAX_SLOTS + 4];
+    int16_t snap_user[(GRV_MAX_SLOTS + 4) * 255];
     int size;            /* pushed entries */
     int context;         /* number of pre-context slots */
     int32_t highwater;
@@ -291,6 +295,9 @@ int32_t grv_get_feature(const grv_seg *seg, uint32_t index);
 void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value);
 void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child);
 void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);
+
+fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
+fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err);
 
 /* Passes (pass.c). */
 fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi,

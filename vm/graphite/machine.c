@@ -21,14 +21,30 @@ typedef struct vmregs {
     int sp;         /* number of stack entries */
 } vmregs;
 
-static inline int32_t slot_at(const vmregs *r, int off)
+static inline int32_t slot_at(vmregs *r, int off)
 {
     int i = r->mapi + off;
-    /* COMPAT(graphite2): it reads whatever the map array holds there; we
-     * treat anything outside the pushed entries as "no slot". */
-    if (i < -1 || i >= r->map->size)
+    /* Before the map's first entry (the slot preceding the rule) graphite2
+     * reads outside its slot map; we fail the segment instead. */
+    if (i < -1 || i >= GRV_MAX_SLOTS + 2) {
+        r->m->status = GRV_SLOT_OFFSET_OUT_OF_BOUNDS;
+        return GRV_NIL;
+    }
+    /* COMPAT(graphite2): past the pushed entries it reads stale map
+     * entries; we treat them as "no slot". */
+    if (i >= r->map->size)
         return GRV_NIL;
     return grv_map_begin(r->map)[i];
+}
+
+/* The state of the slot at map offset `off` when the action began (the live
+ * slot for constraint code or entries the action has not seen). */
+static const grv_slot *snapshot(const vmregs *r, int off, int32_t src)
+{
+    int i = r->mapi + off;
+    if (r->seg->cur_rule >= 0 && i >= -1 && i < r->map->size && grv_map_begin(r->map)[i] == src)
+        return &r->map->snap[i + 1];
+    return &r->seg->slots[src];
 }
 
 static void touch(grv_seg *seg, int32_t s)
@@ -210,7 +226,10 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             }
             int32_t src = slot_at(&r, off);
             if (src != GRV_NIL && r.is != GRV_NIL) {
-                int32_t idx = grv_class_index(silf, ic, seg->slots[src].gid);
+                /* COMPAT(graphite2): the input class is matched against the
+                 * glyph the slot had when the rule started. */
+                uint32_t g = snapshot(&r, off, src)->gid;
+                int32_t idx = grv_class_index(silf, ic, g);
                 grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, oc, idx));
                 touch(seg, r.is);
             }
@@ -225,15 +244,18 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
                         DIE;
                     grv_slot keep = *d;
-                    *d = seg->slots[ref];
+                    const grv_slot *src = snapshot(&r, off, ref);
+                    const int16_t *src_user = seg->user + (size_t)ref * silf->num_user;
+                    if (src != &seg->slots[ref])
+                        src_user = r.map->snap_user + (size_t)(r.mapi + off + 1) * silf->num_user;
+                    *d = *src;
                     d->child = GRV_NIL;
                     d->sibling = GRV_NIL;
                     d->prev = keep.prev;
                     d->next = keep.next;
                     uint32_t nu = silf->num_user;
                     if (nu)
-                        memmove(seg->user + (size_t)r.is * nu, seg->user + (size_t)ref * nu,
-                                nu * sizeof(int16_t));
+                        memmove(seg->user + (size_t)r.is * nu, src_user, nu * sizeof(int16_t));
                     if (d->parent != GRV_NIL)
                         grv_slot_child(seg, d->parent, r.is);
                 }
@@ -320,10 +342,11 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 int32_t ts = slot_at(&r, (int8_t)ARG(1 + k));
                 if (ts == GRV_NIL)
                     continue;
-                if (mn == -1 || seg->slots[ts].before < mn)
-                    mn = seg->slots[ts].before;
-                if (seg->slots[ts].after > mx)
-                    mx = seg->slots[ts].after;
+                const grv_slot *t = snapshot(&r, (int8_t)ARG(1 + k), ts);
+                if (mn == -1 || t->before < mn)
+                    mn = t->before;
+                if (t->after > mx)
+                    mx = t->after;
             }
             if (mn > -1 && r.is != GRV_NIL) {
                 seg->slots[r.is].before = mn;
@@ -468,6 +491,8 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             m->status = GRV_DIED_EARLY;
             goto out;
         }
+        if (m->status != GRV_FINISHED)
+            goto out;
         pc = next_pc;
     }
 out:

@@ -202,6 +202,16 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 grv_slotmap *map = m->map;
                 int mi = map->context;
                 map->highpassed = 0;
+                uint32_t nu = seg->face->silf.num_user;
+                for (int mk = -1; mk < map->size; mk++) {
+                    int32_t e = grv_map_begin(map)[mk];
+                    if (e == GRV_NIL)
+                        continue;
+                    map->snap[mk + 1] = seg->slots[e];
+                    if (nu)
+                        memcpy(map->snap_user + (size_t)(mk + 1) * nu, seg->user + (size_t)e * nu,
+                               nu * sizeof(int16_t));
+                }
                 int32_t is;
                 int32_t ret = grv_run(m, r->action, &mi, map->context, &is);
                 if (m->status != GRV_FINISHED) {

@@ -503,7 +503,6 @@ fail:
     return st;
 }
 
-fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
 fv_status grv_silf_verify(fv_gr_face *face, fv_error *err)
 {
     for (uint32_t i = 0; i < face->silf.num_passes; i++) {

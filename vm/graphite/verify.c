@@ -195,8 +195,10 @@ fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err)
             /* Constraint code runs at every slot of the rule, so an offset
              * may reach back or forward by up to the rule's length. */
             int p = ctx->is_constraint ? slotref : ctx->pre_context + slotpos + slotref;
-            /* the map keeps the slot before the rule at index -1 */
-            int lo = ctx->is_constraint ? -ctx->rule_length : -1;
+            /* Inserts step the map back, so an action may reach before the
+             * rule; graphite2 accepts that at load and the machine checks
+             * it at run time. */
+            int lo = -GRV_MAX_SLOTS;
             if (p < lo || p >= ctx->rule_length)
                 return vfail(ctx, err, FV_E_GR_BAD_INDEX, pc, op, slotref, code,
                              "slot reference outside the rule");
