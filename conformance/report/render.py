@@ -257,7 +257,7 @@ h3{font-size:15px;margin:16px 0 6px}
 table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;vertical-align:top}
 th{background:var(--bg2);font-weight:600}td.l,th.l{text-align:left}tr.total td{font-weight:700;background:var(--bg2)}
 td.z{color:#8c959f}td.nz{color:var(--bad);font-weight:600}tr.bad td{background:#fff1f0}
-.bar{display:inline-block;width:120px;height:10px;background:#ffd8d3;vertical-align:middle;border-radius:2px;overflow:hidden}
+.nw{white-space:nowrap}.bar{display:inline-block;width:120px;height:10px;background:#ffd8d3;vertical-align:middle;border-radius:2px;overflow:hidden}
 .bar i{display:block;height:100%;background:var(--ok)}
 .meta{color:var(--muted);font-size:13px}.pill{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600}
 .pill.ok{background:#dafbe1}.pill.bad{background:#ffebe9}
@@ -282,7 +282,7 @@ def _count_cells(s):
         cells.append("<td class=l><b class=bad>not compared</b> (runner failed)</td>")
         return "".join(cells)
     pct = (s["identical"] / s["cases"]) if s["cases"] else 0
-    cells.append(f"<td class=l><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['identical'], s['cases'])}</td>")
+    cells.append(f"<td class='l nw'><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['identical'], s['cases'])}</td>")
     return "".join(cells)
 
 
@@ -347,7 +347,8 @@ def html(rep, m):
     o.append("<h2 id=summary>Summary by comparison</h2><table id=summary-table><thead><tr><th class=l>comparison</th>"
              + TABLE_HEAD + "</tr></thead><tbody>")
     for c in rep["comparisons"]:
-        inc = f" <span class=warn>({c['incomplete']} incomplete)</span>" if c["incomplete"] else ""
+        inc = (f" <span class=warn>({c['incomplete']} configuration(s) not compared)</span>"
+               if c["incomplete"] else "")
         o.append(f"<tr><td class=l>{escape(c['name'])}{inc}</td>{_count_cells(c)}</tr>")
     o.append(f"<tr class=total><td class=l>total</td>{_count_cells(t)}</tr></tbody></table>")
 
