@@ -251,7 +251,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         for (int32_t s = seg.first; s != GRV_NIL && guard--; s = seg.slots[s].next, n++) {
             const grv_slot *sl = &seg.slots[s];
             fv_gr_slot_info *o = &res->slots[n];
-            o->gid = sl->gid;
+            /* graphite2 reports the real glyph of a pseudo glyph */
+            o->gid = sl->realgid ? sl->realgid : sl->gid;
             o->x = sl->posx;
             o->y = sl->posy;
             o->attached_to = sl->parent != GRV_NIL ? seg.slots[sl->parent].index : -1;

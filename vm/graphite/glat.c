@@ -11,7 +11,8 @@
 static fv_status load_metrics(fv_gr_face *face, fv_error *err)
 {
     const sfnt_font *f = face->sfnt;
-    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+    uint32_t nmetrics = f->maxp.num_glyphs;
+    for (uint32_t g = 0; g < face->num_glyphs && g < nmetrics; g++) {
         uint16_t adv = 0;
         int16_t lsb = 0;
         fv_status st = sfnt_hmetrics(f, g, &adv, &lsb, err);
@@ -39,6 +40,20 @@ static fv_status load_metrics(fv_gr_face *face, fv_error *err)
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
     fv_status st = FV_OK;
+    {
+        /* COMPAT(graphite2): pseudo glyphs past maxp's count keep their
+         * attributes when Gloc lists them; the face covers both. */
+        uint16_t gflags;
+        if (fv_rd_u16(gloc, 4, &gflags) == FV_OK && gloc.len >= 8) {
+            uint16_t na = 0;
+            (void)fv_rd_u16(gloc, 6, &na);
+            uint64_t entries = (gloc.len - 8) / ((gflags & 1) ? 4u : 2u);
+            if ((gflags & 2) && entries > na)
+                entries -= na; /* attribute name ids follow the offsets */
+            if (entries > 1 && entries - 1 > face->num_glyphs && entries - 1 <= 0xffffu)
+                face->num_glyphs = (uint32_t)(entries - 1);
+        }
+    }
     face->glyphs = fv_mem_array(face->mem, face->num_glyphs ? face->num_glyphs : 1,
                                 sizeof(grv_glyph));
     if (!face->glyphs)
