@@ -369,6 +369,44 @@ class EndToEnd(unittest.TestCase):
         self.assertIn('id="summary-table"', r.stdout)
 
 
+class Coverage(unittest.TestCase):
+    """Opcode coverage rows come from the X-macro opcode lists: every opcode
+    and flag variant, also those executed 0 times."""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+        import render
+        self.render = render
+
+    def test_truetype_variants_from_an_opcode_list(self):
+        d = tempfile.mkdtemp(prefix="fv-cov-", dir=WORK if os.path.isdir(WORK) else None)
+        path = os.path.join(d, "opcodes.def")
+        with open(path, "w") as f:
+            f.write("/* X(name, first, count, pops, pushes) */\n"
+                    "X(SVTCA, 0x00, 2, 0, 0)\nX(DELTAP1, 0x5D, 1, 1, 0)\nX(MIRP, 0xE0, 0x20, 2, 0)\n")
+        cov = self.render.coverage("tt", {"0xED": 5, "0x5D": 2, "0x99": 1}, {"0xED": 1, "0x5D": 1, "0x99": 1},
+                                   path, "vm/tt/opcodes.def")
+        rows = {r["name"]: r for r in cov["opcodes"]}
+        self.assertEqual(cov["source"], "vm/tt/opcodes.def")
+        self.assertEqual(len(rows), 2 + 1 + 32 + 1)       # + the unknown 0x99
+        self.assertEqual(rows["MIRP[01101]"]["count"], 5)
+        self.assertEqual(rows["MIRP[01101]"]["opcode"], "0xED")
+        self.assertEqual(rows["MIRP[00000]"]["count"], 0)
+        self.assertEqual(rows["SVTCA[1]"]["opcode"], "0x01")
+        self.assertEqual(rows["DELTAP1"]["count"], 2)
+        self.assertEqual(rows["0x99"]["count"], 1)
+
+    def test_graphite_list_of_the_tree(self):
+        path = os.path.join(SRC, "vm", "graphite", "opcodes.def")
+        if not os.path.isfile(path):
+            self.skipTest("vm/graphite/opcodes.def does not exist yet")
+        cov = self.render.coverage("gr", {"0x01": 3}, {"0x01": 1}, path, "vm/graphite/opcodes.def")
+        ops = [r["opcode"] for r in cov["opcodes"]]
+        self.assertEqual(len(ops), len(set(ops)))
+        self.assertIn("0x00", ops)
+        self.assertEqual([r["count"] for r in cov["opcodes"] if r["opcode"] == "0x01"], [3])
+
+
 class Config(unittest.TestCase):
     """The default configuration resolves to the corpus issues 3, 4 and 6 ask for."""
 
