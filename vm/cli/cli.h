@@ -4,6 +4,7 @@
 
 #include "fontvm/error.h"
 #include "fontvm/fontvm.h"
+#include "fontvm/tt.h"
 
 #define X(name, fn, summary) int fn(int argc, char **argv);
 #include "commands.def"
@@ -22,5 +23,16 @@ int cli_open_font(const char *path, uint32_t face, fv_font **out);
 int cli_parse_uint(const char *s, uint32_t max, uint32_t *out);
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
+
+
+/* TrueType subcommands (cli_tt.c). */
+/* "12", "10.5", "12x16": ppem at 72 dpi in 26.6, as FT_Set_Char_Size takes it; 0 on success. */
+int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
+/* "v35", "v40", "v40-mono", "v40-lcd"; 0 on success. */
+int cli_tt_parse_mode(const char *s, fv_tt_mode *mode);
+/* Monotonic seconds. */
+double cli_tt_now(void);
+/* "12", "10.5" or "12x16". */
+void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size);
 
 #endif

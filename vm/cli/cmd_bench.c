@@ -45,10 +45,6 @@ int cmd_bench(int argc, char **argv)
 #endif
 
 /* Defined in cmd_hint.c. */
-int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
-int cli_tt_parse_mode(const char *s, fv_tt_mode *mode);
-double cli_tt_now(void);
-void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size);
 
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_FONTS 256

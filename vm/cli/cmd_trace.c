@@ -33,8 +33,6 @@ int cmd_trace(int argc, char **argv)
 #include "fontvm/tt.h"
 
 /* Defined in cmd_hint.c. */
-int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
-int cli_tt_parse_mode(const char *s, fv_tt_mode *mode);
 
 /* How many values of the stack top are printed. */
 #define TRACE_STACK_SHOWN 4
