@@ -121,7 +121,8 @@ class Progress:
 # --- running the jobs -------------------------------------------------------
 
 class Runner:
-    def __init__(self, jobs, bins, out_dir, model, nproc):
+    def __init__(self, jobs, bins, out_dir, model, nproc, job_timeout=0.0):
+        self.job_timeout = job_timeout
         self.jobs = jobs
         self.bins = bins
         self.rec_dir = os.path.join(out_dir, "records")
@@ -158,10 +159,23 @@ class Runner:
                                      start_new_session=True, cwd=ROOT)
                 with self.lock:
                     self.procs[job.name] = p
+                timed_out = threading.Event()
+                timer = None
+                if self.job_timeout > 0:
+                    # A runner that never finishes (a VM budget that does not
+                    # hold) must not hang the whole run.
+                    def expire(proc=p):
+                        timed_out.set()
+                        proc.kill()
+                    timer = threading.Timer(self.job_timeout, expire)
+                    timer.daemon = True
+                    timer.start()
                 for raw in p.stdout:
                     rec_f.write(raw.decode("utf-8", "replace"))
                     self.events.put(("line", job, raw))
                 rc = p.wait()
+                if timer:
+                    timer.cancel()
                 with self.lock:
                     self.procs.pop(job.name, None)
         except OSError as e:
@@ -169,7 +183,9 @@ class Runner:
                                           "seconds": time.monotonic() - t0}))
             return
         err = None
-        if self.stop.is_set() and rc != 0:
+        if timed_out.is_set():
+            err = f"runner timed out after {self.job_timeout:.0f} s (killed)"
+        elif self.stop.is_set() and rc != 0:
             err = "stopped (interrupted)"
         elif rc < 0:
             err = f"runner killed by signal {-rc}"
@@ -376,6 +392,8 @@ def main(argv=None):
     ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
     ap.add_argument("--engines", default="tt,gr", help="tt, gr or tt,gr (default)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel runners (default: nproc)")
+    ap.add_argument("--job-timeout", type=float, default=1800.0, metavar="SECONDS",
+                    help="kill a runner job that takes longer (default 1800; 0: no limit)")
     ap.add_argument("--out", default="report", help="output folder (default: report/)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "release"),
                     help="build folder holding fvconform-tt and fvconform-gr")
@@ -439,7 +457,7 @@ def main(argv=None):
             ncases = sum(j.weight for j in jobs)
             say(f"{len(jobs)} jobs (~{ncases:,} cases) on {a.jobs} core(s); records in {os.path.relpath(out)}/records")
             prog = Progress(jobs)
-            r = Runner(jobs, bins, out, m, max(1, a.jobs))
+            r = Runner(jobs, bins, out, m, max(1, a.jobs), job_timeout=a.job_timeout)
             r.run(prog)
             m.seconds = time.monotonic() - t0
             with open(os.path.join(out, "records", "jobs.json"), "w") as f:

@@ -232,10 +232,23 @@ class Orchestration(unittest.TestCase):
             if not os.path.lexists(p):
                 os.symlink(os.path.join(SRC, "tests", "report", "stand_in_runner.py"), p)
 
-    def start(self, out, env=None, **kw):
+    def start(self, out, env=None, extra=(), **kw):
         e = dict(os.environ, **(env or {}))
-        return subprocess.Popen([sys.executable, RUN, "--bin", self.bin, "--out", out, "--quick", "--jobs", "2"],
-                                cwd=SRC, env=e, text=True, **kw)
+        return subprocess.Popen([sys.executable, RUN, "--bin", self.bin, "--out", out, "--quick", "--jobs", "2",
+                                 *extra], cwd=SRC, env=e, text=True, **kw)
+
+    def test_hanging_runner_is_killed(self):
+        out = os.path.join(WORK, "orch-timeout")
+        p = self.start(out, env={"FV_STANDIN_DELAY": "30"}, extra=("--job-timeout", "1", "--fonts", "grtest1gr.ttf"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        t0 = time.monotonic()
+        so, se = p.communicate(timeout=60)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertEqual(p.returncode, 3, se)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        self.assertTrue(rep["jobs"])
+        self.assertTrue(all("timed out after 1 s" in (j["error"] or "") for j in rep["jobs"]), rep["jobs"])
 
     def test_quick_run_completes(self):
         out = os.path.join(WORK, "orch-ok")
