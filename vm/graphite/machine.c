@@ -85,7 +85,12 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
 #define TOP m->stack[r.sp - 1]
 #define POP (m->stack[--r.sp])
 #define ARG(k) (a[(k)])
-#define DIE goto out
+/* graphite2's DIE: the code stops and the segment fails. */
+#define DIE                                                  \
+    do {                                                     \
+        m->status = GRV_DIED_EARLY;                          \
+        goto out;                                            \
+    } while (0)
 
 int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_out)
 {
@@ -154,7 +159,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             NEED(2);
             int32_t b = POP;
             int32_t x = POP;
-            /* graphite2 stops the code (DIE) on a zero divisor or INT_MIN/-1. */
+            /* graphite2 stops (DIE) on a zero divisor or INT_MIN/-1. */
             if (b == 0 || (b == -1 && x == INT32_MIN))
                 DIE;
             PUSH(x / b);
