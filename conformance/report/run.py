@@ -185,7 +185,7 @@ class Runner:
         err = None
         if timed_out.is_set():
             err = f"runner timed out after {self.job_timeout:.0f} s (killed)"
-        elif self.stop.is_set() and rc != 0:
+        elif self.stop.is_set():
             err = "stopped (interrupted)"
         elif rc < 0:
             err = f"runner killed by signal {-rc}"
@@ -305,10 +305,12 @@ class Runner:
                 data["error"] = (f"runner exited with status {data['exit']} without a summary for "
                                  f"{len(missing)} of {len(job_keys(m, job))} configuration(s)")
         j = m.jobs.setdefault(job.name, {"engine": job.engine, "font": m.name(job.font), "command": ""})
+        stopped = (data["error"] or "").startswith("stopped")
         j.update(seconds=data["seconds"], exit=data["exit"], error=data["error"],
-                 status="failed" if data["error"] else "done")
+                 status="stopped" if stopped else "failed" if data["error"] else "done")
         if data["error"]:
-            m.runner_errors.append({"job": job.name, "message": data["error"]})
+            if not stopped:
+                m.runner_errors.append({"job": job.name, "message": data["error"]})
             mark_unfinished(m, job)
         progress.frac[job.name] = 1.0
         progress.jobs_done += 1
@@ -472,12 +474,16 @@ def main(argv=None):
 
     t1 = time.monotonic()
     os.makedirs(out, exist_ok=True)
+    # Writing the report takes well under a second: let a late Ctrl-C (or
+    # SIGTERM) wait for it rather than leave no report at all.
+    prev_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    prev_term = signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         paths = render.write_all(m, out, ROOT, check=check_result,
                                  check_source=os.path.relpath(a.check, ROOT) if a.check else None)
-    except KeyboardInterrupt:
-        say("interrupted while writing the report")
-        return 3
+    finally:
+        signal.signal(signal.SIGINT, prev_int)
+        signal.signal(signal.SIGTERM, prev_term)
     render_s = time.monotonic() - t1
     if a.save_baseline:
         render.write_baseline(m, a.save_baseline)
