@@ -1,0 +1,3 @@
+# Unit tests of the Graphite engine (owned by vm/graphite, issue 4).
+fontvm_add_test(test_gr_machine test_gr_machine.c)
+fontvm_add_test(test_gr_verify test_gr_verify.c)
