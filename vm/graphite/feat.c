@@ -22,7 +22,7 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
     for (uint32_t i = 0; i < n; i++, pos += rec) {
         grv_feature *f = &face->features[i];
         uint32_t off;
-        uint16_t id16;
+        uint16_t id16 = 0;
         fv_status st;
         if (v2) {
             st = fv_rd_u32(feat, pos, &f->id);

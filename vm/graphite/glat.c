@@ -146,7 +146,7 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             if (an + num > nattrs)
                 GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute number beyond Gloc numAttribs");
             for (uint32_t k = 0; k < num; k++) {
-                int16_t v;
+                int16_t v = 0;
                 (void)fv_rd_s16(ent, p + 2u * k, &v);
                 dst[an + k] = v;
             }

@@ -450,11 +450,15 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     }
     uint64_t cls_end = opass[0];
     for (uint32_t i = 0; i <= s->num_classes; i++) {
-        uint32_t o;
-        uint16_t o16;
-        fv_status r = version >= 0x00040000 ? fv_cur_u32(&c, &o)
-                                            : (fv_cur_u16(&c, &o16) == FV_OK ? ((o = o16), FV_OK)
-                                                                             : FV_E_TRUNCATED);
+        uint32_t o = 0;
+        uint16_t o16 = 0;
+        fv_status r;
+        if (version >= 0x00040000) {
+            r = fv_cur_u32(&c, &o);
+        } else {
+            r = fv_cur_u16(&c, &o16);
+            o = o16;
+        }
         if (r != FV_OK || (o & 1u) || cls_start + o > cls_end || (i && o < s->class_off[i - 1] * 2u)) {
             fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + c.pos, "class offsets");
