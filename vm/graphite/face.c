@@ -222,6 +222,9 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     grv_associate_chars(&seg);
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
+    grv_link_clusters(&seg);
+    if (req->justify_percent > 0)
+        seg.advx = grv_justify(&seg, seg.advx * req->justify_percent / 100.0f);
     {
         /* Output */
         uint32_t n = 0, guard = seg.pool_len + 1;

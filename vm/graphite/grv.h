@@ -23,7 +23,9 @@
 #define GRV_SEG_GROWTH 64         /* MAX_SEG_GROWTH_FACTOR: slots may grow to 64x the text */
 #define GRV_MAX_DEPTH 100         /* Slot::finalise / attachment chain depth limit */
 #define GRV_MAX_PASSES 128        /* passes per Silf subtable we accept (u8 count) */
-#define GRV_MAX_TEXT 1000000u     /* code points per segment (memory bound, not in graphite2) */
+#define GRV_MAX_TEXT 1000000u
+#define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */     /* code points per segment (memory bound, not in graphite2) */
+#define GRV_JUSTIFY_ROUNDS 1000   /* level-0 justification retries (graphite2: unbounded loop) */
 
 #define GRV_NIL (-1)
 
@@ -109,6 +111,7 @@ typedef struct grv_silf {
     uint8_t num_passes, i_subst, i_pos, i_just, i_bidi, flags;
     uint8_t attr_pseudo, attr_break, attr_dir, attr_mirror, attr_skip_passes;
     uint8_t num_jlevels;
+    uint8_t jattr[GRV_MAX_JLEVELS][4]; /* per level: stretch, shrink, step, weight attrs */
     uint16_t num_lig_comp;
     uint8_t num_user, max_comp_per_lig, direction, attr_collisions;
     uint16_t lb_gid;
@@ -180,6 +183,8 @@ typedef struct grv_slot {
     uint8_t flags, attlevel, bidilevel;
     int32_t index;               /* position after associate_chars */
     int16_t last_pass, last_rule;/* provenance: which pass/rule last changed it */
+    uint8_t has_just;            /* jvals loaded (graphite2's SlotJustify) */
+    int16_t jvals[GRV_MAX_JLEVELS * 5];
 } grv_slot;
 
 typedef struct grv_char {
@@ -291,6 +296,10 @@ static inline int grv_currdir(const grv_seg *seg) { return ((seg->dir >> 6) ^ se
 void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
                         float *advy);
 void grv_associate_chars(grv_seg *seg);
+int32_t grv_get_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub);
+void grv_set_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub, int32_t value);
+void grv_link_clusters(grv_seg *seg);
+float grv_justify(grv_seg *seg, float width);
 int32_t grv_get_feature(const grv_seg *seg, uint32_t index);
 void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value);
 void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child);

@@ -82,7 +82,7 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     uint32_t nu = seg->face->silf.num_user;
     grv_char *c;
     if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 && attr != GRV_SLAT_JWIDTH)
-        return 0; /* no justification levels are run */
+        return grv_get_justify(seg, si, (attr - GRV_SLAT_JSTRETCH) / 5, (attr - GRV_SLAT_JSTRETCH) % 5);
     switch (attr) {
     case GRV_SLAT_ADVX: return (int32_t)s->advx;
     case GRV_SLAT_ADVY: return (int32_t)s->advy;
@@ -164,6 +164,8 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
             return;
     } else if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 &&
                attr != GRV_SLAT_JWIDTH) {
+        grv_set_justify(seg, si, (attr - GRV_SLAT_JSTRETCH) / 5, (attr - GRV_SLAT_JSTRETCH) % 5,
+                        value);
         return;
     }
     switch (attr) {
@@ -485,4 +487,190 @@ void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value)
     if (v > maxv)
         v = maxv;
     seg->feats[index] = (int32_t)v;
+}
+
+/* ---- justification (graphite2's Segment::justify, level 0 and Silf
+ * justification levels; no line-end contextual slots) ---- */
+
+int32_t grv_get_justify(grv_seg *seg, int32_t si, unsigned level, unsigned sub)
+{
+    grv_slot *s = grv_sl(seg, si);
+    const grv_silf *silf = &seg->face->silf;
+    if (!s || sub > 4 || level >= GRV_MAX_JLEVELS || (level && level >= silf->num_jlevels))
+        return 0;
+    if (s->has_just)
+        return s->jvals[level * 5 + sub];
+    if (level >= silf->num_jlevels || sub == 4)
+        return 0;
+    return grv_glyph_attr(seg->face, s->gid, silf->jattr[level][sub]);
+}
+
+void grv_set_justify(grv_seg *seg, int32_t si, unsigned level, unsigned sub, int32_t value)
+{
+    grv_slot *s = grv_sl(seg, si);
+    const grv_silf *silf = &seg->face->silf;
+    if (!s || sub > 4 || level >= GRV_MAX_JLEVELS || (level && level >= silf->num_jlevels))
+        return;
+    if (!s->has_just) {
+        memset(s->jvals, 0, sizeof s->jvals);
+        for (unsigned l = 0; l < silf->num_jlevels && l < GRV_MAX_JLEVELS; l++)
+            for (unsigned k = 0; k < 4; k++)
+                s->jvals[l * 5 + k] = grv_glyph_attr(seg->face, s->gid, silf->jattr[l][k]);
+        s->has_just = 1;
+    }
+    s->jvals[level * 5 + sub] = (int16_t)value;
+}
+
+/* Base slots are chained through `sibling` in visual order (graphite2's
+ * linkClusters), which justification walks. */
+void grv_link_clusters(grv_seg *seg)
+{
+    int32_t s = seg->first;
+    uint32_t guard = seg->pool_len + 1;
+    while (s != GRV_NIL && seg->slots[s].parent != GRV_NIL && guard--)
+        s = seg->slots[s].next;
+    int32_t ls = s;
+    guard = seg->pool_len + 1;
+    for (; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        if (seg->slots[s].parent != GRV_NIL)
+            continue;
+        if (seg->dir & 1)
+            seg->slots[s].sibling = ls;
+        else if (ls != s)
+            seg->slots[ls].sibling = s;
+        ls = s;
+    }
+}
+
+static int is_whitespace(uint32_t u)
+{
+    return u == 0x20 || u == 0xA0 || u == 0x1680 || u == 0x180E || (u >= 0x2000 && u <= 0x200A) ||
+           u == 0x2028 || u == 0x2029 || u == 0x202F || u == 0x205F || u == 0x3000;
+}
+
+static int32_t next_sib(grv_seg *seg, int32_t s)
+{
+    return s == GRV_NIL ? GRV_NIL : seg->slots[s].sibling;
+}
+
+float grv_justify(grv_seg *seg, float width)
+{
+    const grv_silf *silf = &seg->face->silf;
+    const fv_gr_face *face = seg->face;
+    int32_t first = seg->first, last = seg->last;
+    if (first == GRV_NIL)
+        return 0;
+    if (width < 0 && !silf->flags)
+        return width;
+    int reversed = 0;
+    if ((seg->dir & 1) != (silf->direction & 1) && silf->i_bidi != silf->num_passes) {
+        grv_reverse_slots(seg);
+        reversed = 1;
+        first = seg->first;
+        last = seg->last;
+    }
+    int32_t pslot = first, pfirst = first, plast = last;
+    for (int d = 0; seg->slots[pfirst].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        pfirst = seg->slots[pfirst].parent;
+    for (int d = 0; seg->slots[plast].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        plast = seg->slots[plast].parent;
+    float base = seg->slots[pfirst].posx;
+    float curr = 0;
+    /* complete line: skip trailing glyphs graphite2 treats as empty */
+    uint32_t guard = seg->pool_len + 1;
+    while (plast != pfirst && plast != GRV_NIL && guard--) {
+        uint16_t g = seg->slots[plast].gid;
+        grv_glyph gb = g < face->num_glyphs ? face->glyphs[g] : (grv_glyph){0, 0, 0, 0, 0};
+        if (gb.x_min != 0 || gb.y_min != 0 || gb.x_max != 0 || gb.y_max == 0)
+            break;
+        plast = seg->slots[plast].prev;
+    }
+    int32_t end = plast != GRV_NIL ? next_sib(seg, plast) : GRV_NIL;
+    pfirst = next_sib(seg, pfirst);
+    unsigned levels = silf->num_jlevels < GRV_MAX_JLEVELS ? silf->num_jlevels : GRV_MAX_JLEVELS;
+    if (!levels) {
+        int count = 0;
+        guard = seg->pool_len + 1;
+        for (int32_t s = pslot; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
+            int32_t b = seg->slots[s].before;
+            if (b >= 0 && (uint32_t)b < seg->num_chars && is_whitespace(seg->chars[b].unicode)) {
+                grv_set_justify(seg, s, 0, 3, 1);
+                grv_set_justify(seg, s, 0, 2, 1);
+                grv_set_justify(seg, s, 0, 0, -1);
+                count++;
+            }
+        }
+        if (!count) {
+            guard = seg->pool_len + 1;
+            for (int32_t s = pslot; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
+                grv_set_justify(seg, s, 0, 3, 1);
+                grv_set_justify(seg, s, 0, 2, 1);
+                grv_set_justify(seg, s, 0, 0, -1);
+            }
+        }
+        levels = 1;
+    }
+    int32_t tweight[GRV_MAX_JLEVELS] = {0};
+    guard = seg->pool_len + 1;
+    for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
+        float w = seg->slots[s].posx + seg->slots[s].advx - base;
+        if (w > curr)
+            curr = w;
+        for (unsigned j = 0; j < levels; j++)
+            tweight[j] += grv_get_justify(seg, s, j, 3);
+        seg->slots[s].just = 0;
+    }
+    for (int i = width < 0 ? -1 : (int)levels - 1; i >= 0; i--) {
+        int32_t tw = tweight[i];
+        if (tw == 0)
+            continue;
+        float error, diff, diffpw;
+        int rounds = 0;
+        do {
+            error = 0;
+            diff = width - curr;
+            diffpw = diff / (float)tw;
+            tw = 0;
+            guard = seg->pool_len + 1;
+            for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
+                grv_slot *sl = &seg->slots[s];
+                int32_t w = grv_get_justify(seg, s, (unsigned)i, 3);
+                float pref = diffpw * (float)w + error;
+                int32_t step = grv_get_justify(seg, s, (unsigned)i, 2);
+                if (!step)
+                    step = 1;
+                if (pref > 0) {
+                    float mx = (float)(uint16_t)grv_get_justify(seg, s, (unsigned)i, 0);
+                    if (i == 0)
+                        mx -= sl->just;
+                    if (pref > mx)
+                        pref = mx;
+                    else
+                        tw += w;
+                } else {
+                    float mx = (float)(uint16_t)grv_get_justify(seg, s, (unsigned)i, 1);
+                    if (i == 0)
+                        mx += sl->just;
+                    if (-pref > mx)
+                        pref = -mx;
+                    else
+                        tw += w;
+                }
+                int32_t actual = (int32_t)(pref / (float)step) * step;
+                if (actual) {
+                    error += diffpw * (float)w - (float)actual;
+                    if (i == 0)
+                        sl->just += (float)actual;
+                    else
+                        grv_set_justify(seg, s, (unsigned)i, 4, actual);
+                }
+            }
+            curr += diff - error;
+        } while (i == 0 && (int32_t)fabsf(error) > 0 && tw && ++rounds < GRV_JUSTIFY_ROUNDS);
+    }
+    float ax, ay;
+    grv_position_slots(seg, pslot, plast, seg->dir & 1, &ax, &ay);
+    if (reversed)
+        grv_reverse_slots(seg);
+    return ax;
 }

@@ -384,7 +384,13 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     if (s->i_subst > s->i_pos || s->i_pos > s->i_just || s->i_just > s->num_passes ||
         (s->i_bidi != 0xff && s->i_bidi > s->num_passes))
         SILF_FAIL(off0, "pass indexes out of order");
-    RD(fv_cur_skip(&c, 8u * s->num_jlevels), off0 + c.pos, "justification levels");
+    for (uint32_t j = 0; j < s->num_jlevels; j++) {
+        uint8_t jb[8];
+        for (int k = 0; k < 8; k++)
+            RD(fv_cur_u8(&c, &jb[k]), off0 + c.pos, "justification levels");
+        if (j < GRV_MAX_JLEVELS)
+            memcpy(s->jattr[j], jb, 4);
+    }
     RD(fv_cur_u16(&c, &s->num_lig_comp), off0 + c.pos, "numLigComp");
     RD(fv_cur_u8(&c, &s->num_user), off0 + c.pos, "numUserDefn");
     RD(fv_cur_u8(&c, &s->max_comp_per_lig), off0 + c.pos, "maxCompPerLig");

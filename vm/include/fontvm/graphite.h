@@ -33,6 +33,9 @@ typedef struct fv_gr_shape_request {
     size_t num_features;
     uint32_t lang;                      /* language tag, 0 for default */
     int rtl;                            /* right-to-left segment */
+    /* gr2fonttest -j: after shaping, justify the segment (gr_seg_justify,
+     * complete line) to this percentage of its natural advance; 0 = off. */
+    float justify_percent;
 } fv_gr_shape_request;
 
 typedef struct fv_gr_slot_info {
