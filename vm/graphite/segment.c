@@ -534,9 +534,12 @@ void grv_link_clusters(grv_seg *seg)
     for (; s != GRV_NIL && guard--; s = seg->slots[s].next) {
         if (seg->slots[s].parent != GRV_NIL)
             continue;
-        if (seg->dir & 1)
+        /* graphite2's Slot::sibling refuses to link a slot to itself */
+        if (ls == s)
+            ;
+        else if (seg->dir & 1)
             seg->slots[s].sibling = ls;
-        else if (ls != s)
+        else
             seg->slots[ls].sibling = s;
         ls = s;
     }
