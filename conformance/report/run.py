@@ -8,8 +8,10 @@ writes the report.  Called by scripts/conform; see conformance/README.md.
 
 Exit status: 0 the run completed (differences are in the report, not in the
 exit status); 1 --check found regressions; 2 bad configuration or command
-line; 3 a runner failed (crashed or exited with status >= 2) or the run was
-interrupted.
+line; 3 a runner failed (crashed, timed out, exited with status >= 2 or
+without its summaries) or the run was interrupted.  With --check, failures
+that the baseline had too do not count; regressions, crashes and
+interruptions do.
 """
 
 import argparse
