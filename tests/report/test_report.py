@@ -22,6 +22,8 @@ import tempfile
 import time
 import unittest
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+
 SRC = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="fv-report-")
 RUN = os.path.join(SRC, "conformance", "report", "run.py")
