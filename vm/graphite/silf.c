@@ -60,10 +60,11 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                            uint64_t end, fv_error *err)
 {
     fv_status st = FV_OK;
+    uint16_t *ocons = NULL, *oacts = NULL;
     grv_pass *p = &s->passes[pi];
     fv_mem *mem = face->mem;
     fv_span sub;
-    if (fv_span_sub(s->data, start, end - start, &sub) != FV_OK)
+    if (end < start || fv_span_sub(s->data, start, end - start, &sub) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, start, "pass out of range");
     fv_cursor c = fv_cursor_at(sub, 0);
     uint16_t num_rules = 0, fsm_off = 0;
@@ -176,13 +177,10 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         RD(fv_cur_u8(&c, &p->collision_threshold), start + c.pos, "collision threshold");
         RD(fv_cur_u16(&c, &pconstraint_len), start + c.pos, "pass constraint length");
     }
-    uint16_t *ocons = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
-    uint16_t *oacts = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
-    if (!ocons || !oacts) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
+    ocons = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
+    oacts = fv_mem_array(mem, (size_t)num_rules + 1, sizeof(uint16_t));
+    if (!ocons || !oacts)
         SILF_FAIL(start, "out of memory");
-    }
     for (uint32_t i = 0; i <= num_rules && st == FV_OK; i++)
         if (fv_cur_u16(&c, &ocons[i]) != FV_OK)
             st = FV_E_TRUNCATED;
@@ -190,8 +188,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         if (fv_cur_u16(&c, &oacts[i]) != FV_OK)
             st = FV_E_TRUNCATED;
     if (st != FV_OK) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
         st = FV_OK;
         SILF_FAIL(start + c.pos, "rule code offsets");
     }
@@ -199,8 +195,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
     size_t ntrans = (size_t)p->num_transitional * p->num_columns;
     p->trans = fv_mem_array(mem, ntrans ? ntrans : 1, sizeof(uint16_t));
     if (!p->trans) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
         SILF_FAIL(start, "out of memory");
     }
     for (size_t i = 0; i < ntrans && st == FV_OK; i++) {
@@ -212,8 +206,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
     if (st == FV_OK && fv_cur_u8(&c, &b) != FV_OK)
         st = FV_E_TRUNCATED;
     if (st != FV_OK) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
         st = FV_OK;
         SILF_FAIL(start + c.pos, "state transitions");
     }
@@ -227,16 +219,12 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
     }
     if ((uint64_t)pc_code + pconstraint_len > rc_code || rc_code > a_code || a_code > end ||
         pc_code < start + c.pos) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
         SILF_FAIL(start, "code blocks out of order");
     }
     p->pass_constraint.offset = pc_code;
     p->pass_constraint.code.len = pconstraint_len;
     p->pass_constraint.code.data = s->data.data + pc_code;
     if (ocons[num_rules] > rc_end - rc_code || oacts[num_rules] > a_end - a_code) {
-        fv_mem_free(mem, ocons);
-        fv_mem_free(mem, oacts);
         SILF_FAIL(start, "rule code past the pass");
     }
     /* A zero constraint offset means "no constraint" (GTF); a constraint ends
@@ -251,8 +239,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                     break;
                 }
             if (e < ocons[i]) {
-                fv_mem_free(mem, ocons);
-                fv_mem_free(mem, oacts);
                 SILF_FAIL(rc_code + ocons[i], "constraint offsets decrease");
             }
             r->constraint.offset = rc_code + ocons[i];
@@ -260,16 +246,12 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
             r->constraint.code.len = e - ocons[i];
         }
         if (oacts[i + 1] < oacts[i]) {
-            fv_mem_free(mem, ocons);
-            fv_mem_free(mem, oacts);
             SILF_FAIL(a_code + oacts[i], "action offsets decrease");
         }
         r->action.offset = a_code + oacts[i];
         r->action.code.data = s->data.data + r->action.offset;
         r->action.code.len = (size_t)(oacts[i + 1] - oacts[i]);
     }
-    fv_mem_free(mem, ocons);
-    fv_mem_free(mem, oacts);
     /* Sort each success state's rules as graphite2 matches them. */
     for (uint32_t i = 0; i < p->num_success; i++) {
         uint32_t a = p->state_rule_off[i], e = p->state_rule_off[i + 1];
@@ -283,8 +265,9 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
             p->state_rules[k] = v;
         }
     }
-    return FV_OK;
 fail:
+    fv_mem_free(mem, ocons);
+    fv_mem_free(mem, oacts);
     return st;
 }
 
