@@ -128,7 +128,8 @@ static inline int32_t gr_run(gr_fixture *f, const uint8_t *code, size_t len, int
     c.code.data = code;
     c.code.len = len;
     c.offset = 0;
-    f->seg.cur_rule = action ? 0 : -1;
+    f->seg.cur_rule = 0;
+    f->seg.in_constraint = !action;
     if (action) {
         for (int k = -1; k < f->map.size; k++) {
             int32_t e = grv_map_begin(&f->map)[k];

@@ -24,10 +24,33 @@ static void print_code(FILE *out, const char *label, grv_code code)
         if (pc + 1 + n > s.len)
             n = s.len - pc - 1;
         fprintf(out, "      %4zu: %s", pc, oi->name);
-        for (size_t k = 0; k < n; k++) {
-            uint8_t b = s.data[pc + 1 + k];
-            /* signed slot offsets print as signed */
-            fprintf(out, "%s%d", k ? ", " : " ", (int)b);
+        const uint8_t *p = s.data + pc + 1;
+        size_t k = 0;
+        int firstarg = 1;
+        for (const char *f = oi->fmt; *f && k < n; f++) {
+            long v;
+            if (*f == '*') {
+                unsigned cnt = p[k++];
+                fprintf(out, "%s%u:", firstarg ? " " : ", ", cnt);
+                for (unsigned j = 0; j < cnt && k < n; j++)
+                    fprintf(out, " %d", (int)(int8_t)p[k++]);
+                firstarg = 0;
+                continue;
+            }
+            size_t w = (*f == 'h' || *f == 'H') ? 2 : (*f == 'l' ? 4 : 1);
+            if (k + w > n)
+                break;
+            if (w == 1)
+                v = *f == 'b' ? (long)(int8_t)p[k] : (long)p[k];
+            else if (w == 2)
+                v = *f == 'h' ? (long)(int16_t)(uint16_t)(p[k] << 8 | p[k + 1])
+                              : (long)(p[k] << 8 | p[k + 1]);
+            else
+                v = (long)(int32_t)((uint32_t)p[k] << 24 | (uint32_t)p[k + 1] << 16 |
+                                    (uint32_t)p[k + 2] << 8 | p[k + 3]);
+            fprintf(out, "%s%ld", firstarg ? " " : ", ", v);
+            firstarg = 0;
+            k += w;
         }
         fputc('\n', out);
         pc += 1 + n;

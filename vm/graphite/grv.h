@@ -36,7 +36,7 @@
 #define GRV_UNIMPL 8u
 
 enum grv_opcode {
-#define X(name, code, args, pops, pushes, where) GRV_OP_##name = code,
+#define X(name, code, args, pops, pushes, where, fmt) GRV_OP_##name = code,
 #include "graphite/opcodes.def"
 #undef X
     GRV_OP_COUNT
@@ -45,6 +45,7 @@ _Static_assert(GRV_OP_COUNT == 0x43, "opcode table must cover 0x00..0x42");
 
 typedef struct grv_opinfo {
     const char *name;
+    const char *fmt;  /* argument layout (see opcodes.def) */
     int8_t args;  /* -1 = ASSOC */
     uint8_t pops, pushes, where;
 } grv_opinfo;
@@ -208,7 +209,8 @@ typedef struct grv_seg {
     uint8_t dir;           /* bit 0: rtl; bit 6 toggled by reverse */
     uint32_t pass_bits;
     float advx, advy;
-    int cur_pass, cur_rule;
+    int cur_pass, cur_rule;   /* for provenance and tracing; rule -1: pass constraint */
+    int in_constraint;        /* running constraint code */
     /* tracing */
     fv_gr_trace_fn trace;
     void *trace_user;

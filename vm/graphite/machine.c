@@ -42,7 +42,7 @@ static inline int32_t slot_at(vmregs *r, int off)
 static const grv_slot *snapshot(const vmregs *r, int off, int32_t src)
 {
     int i = r->mapi + off;
-    if (r->seg->cur_rule >= 0 && i >= -1 && i < r->map->size && grv_map_begin(r->map)[i] == src)
+    if (!r->seg->in_constraint && i >= -1 && i < r->map->size && grv_map_begin(r->map)[i] == src)
         return &r->map->snap[i + 1];
     return &r->seg->slots[src];
 }
@@ -132,7 +132,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             ev.kind = FV_GR_TRACE_OP;
             ev.pass = seg->cur_pass;
             ev.rule = seg->cur_rule;
-            ev.is_constraint = seg->cur_rule < 0 ? 1 : 0;
+            ev.is_constraint = seg->in_constraint;
             ev.pc = pc;
             ev.opcode = op;
             ev.stack = m->stack;

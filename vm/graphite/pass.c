@@ -118,16 +118,20 @@ static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint
         return 0;
     if (r->constraint.code.len == 0)
         return 1;
-    seg->cur_rule = -1 - (int)ri;
+    seg->cur_rule = (int)ri;
+    seg->in_constraint = 1;
     for (int n = 0; n < r->sort; n++) {
         int idx = base + n;
         if (grv_map_begin(map)[idx] == GRV_NIL)
             continue;
         int mi = idx;
         int32_t ret = grv_run(m, r->constraint, &mi, curr, NULL);
-        if (!ret || m->status != GRV_FINISHED)
+        if (!ret || m->status != GRV_FINISHED) {
+            seg->in_constraint = 0;
             return 0;
+        }
     }
+    seg->in_constraint = 0;
     return 1;
 }
 
@@ -247,7 +251,9 @@ static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
     push_slot(map, seg->first);
     int mi = 0;
     seg->cur_rule = -1;
+    seg->in_constraint = 1;
     int32_t ret = grv_run(m, p->pass_constraint, &mi, 0, NULL);
+    seg->in_constraint = 0;
     return ret && m->status == GRV_FINISHED;
 }
 

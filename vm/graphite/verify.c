@@ -9,7 +9,7 @@
 #include "graphite/grv.h"
 
 const grv_opinfo grv_ops[GRV_OP_COUNT] = {
-#define X(name, code, args, pops, pushes, where) [code] = {#name, args, pops, pushes, where},
+#define X(name, code, args, pops, pushes, where, fmt) [code] = {#name, fmt, args, pops, pushes, where},
 #include "graphite/opcodes.def"
 #undef X
 };
