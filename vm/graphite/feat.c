@@ -11,8 +11,8 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
     uint16_t n;
     if (fv_rd_u32(feat, 0, &version) != FV_OK || fv_rd_u16(feat, 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 0, "header");
-    if (version < 0x00010000 || version >= 0x00030000)
-        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Feat, 0, "unsupported Feat version");
+    /* COMPAT(graphite2): any version is read, as 1.0 below 2.0 and as 2.0
+     * layout from 2.0 up. */
     face->features = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_feature));
     if (!face->features)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Feat, 0, "features");

@@ -123,34 +123,48 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 GLAT_FAIL(SFNT_TAG_Glat, a, "octabox subboxes");
         }
         int16_t *dst = face->attrs + (size_t)g * nattrs;
-        while (p < ent.len) {
-            uint32_t an, num;
-            if (version < 0x00020000) {
-                uint8_t a8, n8;
-                if (fv_rd_u8(ent, p, &a8) != FV_OK || fv_rd_u8(ent, p + 1, &n8) != FV_OK)
-                    GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run header");
-                an = a8;
-                num = n8;
-                p += 2;
+        /* COMPAT(graphite2): runs are walked the way graphite2's Glat
+         * iterator walks them: a value is read while at least two bytes of
+         * the entry remain, a run ends after `count` values (so a count of
+         * 0 runs to the end of the entry), zero values are dropped, and the
+         * non-zero attribute numbers must strictly increase or the glyph
+         * (and with it the face) fails.  Numbers past numAttribs are kept
+         * by graphite2 but can never be read (the verifier bounds them). */
+        uint64_t w = version < 0x00020000 ? 1 : 2;
+        uint64_t re = p, v = p + 2 * w, n = 0;
+        int64_t last_key = -1;
+        while (ent.len >= 1 && v < ent.len - 1) {
+            uint32_t key, run;
+            if (w == 1) {
+                uint8_t k8 = 0, r8 = 0;
+                (void)fv_rd_u8(ent, re, &k8);
+                (void)fv_rd_u8(ent, re + 1, &r8);
+                key = k8;
+                run = r8;
             } else {
-                uint16_t a16, n16;
-                if (fv_rd_u16(ent, p, &a16) != FV_OK || fv_rd_u16(ent, p + 2, &n16) != FV_OK)
-                    GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run header");
-                an = a16;
-                num = n16;
-                p += 4;
+                uint16_t k16 = 0, r16 = 0;
+                (void)fv_rd_u16(ent, re, &k16);
+                (void)fv_rd_u16(ent, re + 2, &r16);
+                key = k16;
+                run = r16;
             }
-            if (!fv_span_has(ent, p, 2u * (uint64_t)num))
-                GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute run values");
-            /* graphite2 rejects a run reaching past numAttribs. */
-            if (an + num > nattrs)
-                GLAT_FAIL(SFNT_TAG_Glat, a + p, "attribute number beyond Gloc numAttribs");
-            for (uint32_t k = 0; k < num; k++) {
-                int16_t v = 0;
-                (void)fv_rd_s16(ent, p + 2u * k, &v);
-                dst[an + k] = v;
+            key = (uint16_t)(key + n);
+            int16_t val = 0;
+            (void)fv_rd_s16(ent, v, &val);
+            if (val != 0) {
+                if ((int64_t)key <= last_key)
+                    GLAT_FAIL(SFNT_TAG_Glat, a + v, "attribute numbers not increasing");
+                last_key = key;
+                if (key < nattrs)
+                    dst[key] = val;
             }
-            p += 2u * num;
+            n++;
+            v += 2;
+            if (n == run) {
+                n = 0;
+                re = v;
+                v += 2 * w;
+            }
         }
     }
 done:

@@ -9,6 +9,9 @@ fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
     uint16_t n;
     if (fv_rd_u32(sill, 0, &version) != FV_OK || fv_rd_u16(sill, 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, 0, "header");
+    /* graphite2 accepts only version 1.0 exactly (the face fails otherwise). */
+    if (version != 0x00010000u)
+        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Sill, 0, "Sill version is not 1.0");
     face->langs = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_lang));
     if (!face->langs)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Sill, 0, "languages");
