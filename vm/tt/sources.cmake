@@ -1,4 +1,2 @@
 # Owned by the TrueType interpreter (issue 3).
-# Empty until the public API (fv_tt_*) links: conformance/tt and the CLI
-# switch their interpreter users on as soon as this list is non-empty.
-set(FV_TT_SOURCES)
+file(GLOB FV_TT_SOURCES RELATIVE ${CMAKE_CURRENT_LIST_DIR}/.. CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)

@@ -1,0 +1,100 @@
+/* CVT and storage access with copy-on-write (see cvt.h). */
+#include "tt/cvt.h"
+
+#include <string.h>
+
+#include "tt/gstate.h"
+
+int64_t tt_current_ratio(tt_ctx *c)
+{
+    if (c->ratio == 0) {
+        if (c->gs.pv_y == 0)
+            c->ratio = c->m.x_ratio;
+        else if (c->gs.pv_x == 0)
+            c->ratio = c->m.y_ratio;
+        else {
+            int64_t x = tt_mulfix14(c->m.x_ratio, c->gs.pv_x);
+            int64_t y = tt_mulfix14(c->m.y_ratio, c->gs.pv_y);
+            c->ratio = tt_hypot(x, y);
+        }
+    }
+    return c->ratio;
+}
+
+int64_t tt_current_ppem(tt_ctx *c)
+{
+    if (c->m.x_ppem != c->m.y_ppem)
+        return fv_mulfix(c->m.ppem, tt_current_ratio(c));
+    return c->m.ppem;
+}
+
+static fv_status own_cvt(tt_ctx *c)
+{
+    if (c->ini_range != TT_RANGE_GLYPH || c->cvt_is_copy)
+        return FV_OK;
+    if (c->cvt_copy == NULL && c->cvt_size > 0) {
+        c->cvt_copy = fv_mem_array(c->mem, c->cvt_size, sizeof(int64_t));
+        if (!c->cvt_copy)
+            return tt_fail(c, FV_E_NOMEM, INT64_MIN);
+    }
+    if (c->cvt_size > 0)
+        memcpy(c->cvt_copy, c->cvt, (size_t)c->cvt_size * sizeof(int64_t));
+    c->cvt = c->cvt_copy;
+    c->cvt_is_copy = 1;
+    return FV_OK;
+}
+
+int64_t tt_cvt_read(tt_ctx *c, uint32_t i)
+{
+    if (c->m.x_ppem != c->m.y_ppem)
+        return fv_mulfix(c->cvt[i], tt_current_ratio(c));
+    return c->cvt[i];
+}
+
+fv_status tt_cvt_write(tt_ctx *c, uint32_t i, int64_t v)
+{
+    fv_status st = own_cvt(c);
+    if (st != FV_OK)
+        return st;
+    if (c->m.x_ppem != c->m.y_ppem)
+        v = fv_divfix(v, tt_current_ratio(c));
+    c->cvt[i] = v;
+    return FV_OK;
+}
+
+fv_status tt_cvt_write_raw(tt_ctx *c, uint32_t i, int64_t v)
+{
+    fv_status st = own_cvt(c);
+    if (st != FV_OK)
+        return st;
+    c->cvt[i] = v;
+    return FV_OK;
+}
+
+fv_status tt_cvt_move(tt_ctx *c, uint32_t i, int64_t delta)
+{
+    fv_status st = own_cvt(c);
+    if (st != FV_OK)
+        return st;
+    if (c->m.x_ppem != c->m.y_ppem)
+        delta = fv_divfix(delta, tt_current_ratio(c));
+    c->cvt[i] = tt_add(c->cvt[i], delta);
+    return FV_OK;
+}
+
+fv_status tt_storage_write(tt_ctx *c, uint32_t i, int64_t v)
+{
+    if (c->ini_range == TT_RANGE_GLYPH && !c->storage_is_copy) {
+        if (c->storage_copy == NULL && c->storage_size > 0) {
+            c->storage_copy = fv_mem_array(c->mem, c->storage_size, sizeof(int64_t));
+            if (!c->storage_copy)
+                return tt_fail(c, FV_E_NOMEM, INT64_MIN);
+        }
+        if (c->storage_size > 0)
+            memcpy(c->storage_copy, c->storage, (size_t)c->storage_size * sizeof(int64_t));
+        c->storage = c->storage_copy;
+        c->storage_is_copy = 1;
+    }
+    c->storage[i] = v;
+    return FV_OK;
+}

@@ -1,0 +1,159 @@
+/* fv_tt_face, fv_tt_exec and mode names. */
+#include <string.h>
+
+#include "tt/defs.h"
+#include "tt/objects.h"
+
+static const char *const mode_names[] = { "v35", "v40", "v40-mono", "v40-lcd" };
+
+const char *fv_tt_mode_name(fv_tt_mode mode)
+{
+    unsigned m = (unsigned)mode;
+    return m < 4 ? mode_names[m] : "unknown";
+}
+
+int fv_tt_mode_parse(const char *name, fv_tt_mode *mode)
+{
+    for (unsigned i = 0; i < 4; i++)
+        if (name && strcmp(name, mode_names[i]) == 0) {
+            *mode = (fv_tt_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* hdmx: device advance widths per ppem (FreeType uses them for hinted
+ * advances outside v40 backward-compatibility mode). */
+static void load_hdmx(fv_tt_face *f)
+{
+    fv_span t;
+    uint16_t version, num;
+    uint32_t size;
+    if (!sfnt_find_table(f->sf, FV_TAG('h', 'd', 'm', 'x'), &t))
+        return;
+    if (fv_rd_u16(t, 0, &version) || fv_rd_u16(t, 2, &num) || fv_rd_u32(t, 4, &size))
+        return;
+    /* FreeType's sanity rules: version 0, at most 255 records, record size
+     * a multiple of 4 and at most 0x10001, records inside the table. */
+    if (version != 0 || num > 255 || size > 0x10001u || (size & 3) != 0)
+        return;
+    if ((uint64_t)num * size > (uint64_t)t.len - 8)
+        return;
+    f->hdmx = t;
+    f->hdmx_records = num;
+    f->hdmx_record_size = size;
+}
+
+fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
+{
+    fv_error_clear(err);
+    if (!font || !out) {
+        if (err)
+            err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    fv_mem *mem = fv_font_mem(font);
+    fv_tt_face *f = fv_mem_calloc(mem, sizeof *f);
+    if (!f) {
+        if (err)
+            err->kind = FV_E_NOMEM;
+        return FV_E_NOMEM;
+    }
+    f->font = font;
+    f->sf = fv_font_sfnt(font);
+    f->mem = mem;
+    f->hinted = f->sf->fpgm.len > 0 || f->sf->prep.len > 0;
+    fv_span os2, post;
+    if (sfnt_find_table(f->sf, SFNT_TAG_OS2, &os2) && fv_rd_s16(os2, 68, &f->typo_ascender) == FV_OK &&
+        fv_rd_s16(os2, 70, &f->typo_descender) == FV_OK)
+        f->has_os2 = 1;
+    uint32_t fixed = 0;
+    if (sfnt_find_table(f->sf, SFNT_TAG_post, &post) && fv_rd_u32(post, 12, &fixed) == FV_OK)
+        f->fixed_pitch = fixed != 0;
+    load_hdmx(f);
+    *out = f;
+    return FV_OK;
+}
+
+void fv_tt_face_free(fv_tt_face *face)
+{
+    if (face)
+        fv_mem_free(face->mem, face);
+}
+
+int fv_tt_face_is_hinted(const fv_tt_face *face)
+{
+    if (!face)
+        return 0;
+    if (face->hinted)
+        return 1;
+    /* Any glyph program counts too. */
+    const sfnt_font *sf = face->sf;
+    for (uint32_t g = 0; g < sf->maxp.num_glyphs && sf->loca; g++) {
+        sfnt_glyph gl;
+        fv_error e;
+        if (sfnt_glyph_load(sf, g, face->mem, &gl, &e) != FV_OK)
+            continue;
+        int has = gl.instructions.len > 0;
+        sfnt_glyph_free(face->mem, &gl);
+        if (has)
+            return 1;
+    }
+    return 0;
+}
+
+fv_status fv_tt_exec_new(fv_tt_face *face, fv_tt_exec **out, fv_error *err)
+{
+    fv_error_clear(err);
+    if (!face || !out) {
+        if (err)
+            err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    fv_tt_exec *ex = fv_mem_calloc(face->mem, sizeof *ex);
+    if (!ex)
+        goto nomem;
+    ex->face = face;
+    ex->mem = face->mem;
+    ex->stack_size = (uint32_t)face->sf->maxp.max_stack_elements + TT_STACK_EXTRA;
+    ex->stack = fv_mem_array(face->mem, ex->stack_size, sizeof(int64_t));
+    if (!ex->stack)
+        goto nomem;
+    for (unsigned i = 0; i < 256; i++)
+        ex->ops[i] = *tt_opinfo_get((uint8_t)i);
+    *out = ex;
+    return FV_OK;
+nomem:
+    fv_tt_exec_free(ex);
+    if (err)
+        err->kind = FV_E_NOMEM;
+    return FV_E_NOMEM;
+}
+
+void fv_tt_exec_free(fv_tt_exec *ex)
+{
+    if (!ex)
+        return;
+    fv_mem *m = ex->mem;
+    fv_mem_free(m, ex->stack);
+    fv_mem_free(m, ex->snap);
+    fv_mem_free(m, ex->mv_points);
+    fv_mem_free(m, ex->mv_old);
+    fv_mem_free(m, ex->mv_new);
+    fv_mem_free(m, ex->mv_zone);
+    fv_mem_free(m, ex->trace_stack);
+    fv_mem_free(m, ex);
+}
+
+void fv_tt_exec_set_trace(fv_tt_exec *ex, fv_tt_trace_fn fn, void *user)
+{
+    if (!ex)
+        return;
+    ex->trace = fn;
+    ex->trace_user = user;
+}
+
+const uint64_t *fv_tt_exec_opcode_counts(const fv_tt_exec *ex)
+{
+    return ex ? ex->counts : NULL;
+}

@@ -1,0 +1,506 @@
+/* Glyph loading and hinting as FreeType's TrueType loader does it
+ * (load_truetype_glyph, TT_Process_Simple_Glyph, TT_Hint_Glyph,
+ * TT_Process_Composite_Component, TT_Process_Composite_Glyph). */
+#include <string.h>
+
+#include "tt/gstate.h"
+#include "tt/objects.h"
+#include "tt/zone.h"
+
+/* The outline being assembled (FreeType's gloader base outline). */
+typedef struct gl_base {
+    uint32_t n_points, cap;
+    tt_vec *pts;
+    uint8_t *tags;
+    uint32_t n_contours, ccap;
+    uint32_t *ends; /* absolute point indices */
+} gl_base;
+
+typedef struct gl_loader {
+    fv_tt_size *size;
+    const sfnt_font *sf;
+    fv_mem *mem;
+    tt_ctx c;
+    int hinted;
+    gl_base base;
+    tt_vec pp[4];
+    uint32_t composite_stack[SFNT_MAX_COMPOSITE_DEPTH + 1];
+    fv_error *err;
+} gl_loader;
+
+static fv_status fail(gl_loader *L, fv_status kind, uint32_t gid, const char *detail)
+{
+    if (L->err) {
+        fv_error_clear(L->err);
+        L->err->kind = kind;
+        L->err->glyph = gid;
+        L->err->table = SFNT_TAG_glyf;
+        if (detail) {
+            size_t n = strlen(detail);
+            if (n >= sizeof L->err->detail)
+                n = sizeof L->err->detail - 1;
+            memcpy(L->err->detail, detail, n);
+            L->err->detail[n] = '\0';
+        }
+    }
+    return kind;
+}
+
+static fv_status base_reserve(gl_loader *L, uint32_t points, uint32_t contours)
+{
+    gl_base *b = &L->base;
+    uint64_t need = (uint64_t)b->n_points + points;
+    if (need > 0xFFFF)
+        return fail(L, FV_E_BAD_GLYPH, L->c.glyph, "too many points");
+    if (need > b->cap) {
+        uint32_t cap = (uint32_t)need + 64;
+        tt_vec *p = fv_mem_array(L->mem, cap, sizeof(tt_vec));
+        uint8_t *t = fv_mem_array(L->mem, cap, 1);
+        if (!p || !t) {
+            fv_mem_free(L->mem, p);
+            fv_mem_free(L->mem, t);
+            return fail(L, FV_E_NOMEM, L->c.glyph, NULL);
+        }
+        if (b->n_points) {
+            memcpy(p, b->pts, b->n_points * sizeof(tt_vec));
+            memcpy(t, b->tags, b->n_points);
+        }
+        fv_mem_free(L->mem, b->pts);
+        fv_mem_free(L->mem, b->tags);
+        b->pts = p;
+        b->tags = t;
+        b->cap = cap;
+    }
+    uint64_t cneed = (uint64_t)b->n_contours + contours;
+    if (cneed > b->ccap) {
+        uint32_t cap = (uint32_t)cneed + 16;
+        uint32_t *e = fv_mem_array(L->mem, cap, sizeof(uint32_t));
+        if (!e)
+            return fail(L, FV_E_NOMEM, L->c.glyph, NULL);
+        if (b->n_contours)
+            memcpy(e, b->ends, b->n_contours * sizeof(uint32_t));
+        fv_mem_free(L->mem, b->ends);
+        b->ends = e;
+        b->ccap = cap;
+    }
+    return FV_OK;
+}
+
+/* tt_get_metrics + tt_loader_set_pp, in font units. */
+static fv_status set_phantoms(gl_loader *L, uint32_t gid, const sfnt_glyph *g)
+{
+    uint16_t adv = 0, vadv = 0;
+    int16_t lsb = 0, tsb = 0;
+    fv_error e;
+    if (sfnt_hmetrics(L->sf, gid, &adv, &lsb, &e) != FV_OK)
+        return fail(L, e.kind, gid, "hmtx");
+    int64_t top_bearing, vadvance;
+    if (L->sf->has_vhea) {
+        if (sfnt_vmetrics(L->sf, gid, &vadv, &tsb, &e) != FV_OK)
+            return fail(L, e.kind, gid, "vmtx");
+        top_bearing = tsb;
+        vadvance = vadv;
+    } else if (L->size->face->has_os2) {
+        const fv_tt_face *f = L->size->face;
+        top_bearing = (int16_t)(f->typo_ascender - g->y_max);
+        vadvance = (uint16_t)(f->typo_ascender - f->typo_descender);
+    } else {
+        top_bearing = (int16_t)(L->sf->hhea.ascender - g->y_max);
+        vadvance = (uint16_t)(L->sf->hhea.ascender - L->sf->hhea.descender);
+    }
+    const tt_modeflags *m = &L->size->mode;
+    /* COMPAT(freetype): v40 grayscale ClearType centres pp3/pp4 on x. */
+    int use_aw_2 = m->v40 && m->subpixel_lean && m->grayscale_cleartype;
+    L->pp[0].x = (int64_t)g->x_min - lsb;
+    L->pp[0].y = 0;
+    L->pp[1].x = L->pp[0].x + adv;
+    L->pp[1].y = 0;
+    L->pp[2].x = use_aw_2 ? adv / 2 : 0;
+    L->pp[2].y = (int64_t)g->y_max + top_bearing;
+    L->pp[3].x = use_aw_2 ? adv / 2 : 0;
+    L->pp[3].y = L->pp[2].y - vadvance;
+    return FV_OK;
+}
+
+static void scale_phantoms(gl_loader *L)
+{
+    int64_t xs = L->size->m.x_scale, ys = L->size->m.y_scale;
+    for (int i = 0; i < 4; i++) {
+        L->pp[i].x = fv_mulfix(L->pp[i].x, xs);
+        if (i >= 2)
+            L->pp[i].y = fv_mulfix(L->pp[i].y, ys);
+    }
+}
+
+/* TT_Hint_Glyph on a prepared zone whose last 4 points are the phantoms. */
+static fv_status hint_zone(gl_loader *L, tt_zone *z, fv_span ins, int composite)
+{
+    tt_ctx *c = &L->c;
+    uint32_t n = z->n_points;
+    if (ins.len > 0)
+        memcpy(z->org, z->cur, n * sizeof(tt_vec));
+    c->gs = L->size->gs;
+    if (composite) {
+        c->exec_x_scale = c->exec_y_scale = 0x10000;
+        memcpy(z->orus, z->cur, n * sizeof(tt_vec));
+    } else {
+        c->exec_x_scale = L->size->m.x_scale;
+        c->exec_y_scale = L->size->m.y_scale;
+    }
+    z->cur[n - 4].x = tt_round(z->cur[n - 4].x);
+    z->cur[n - 3].x = tt_round(z->cur[n - 3].x);
+    z->cur[n - 2].y = tt_round(z->cur[n - 2].y);
+    z->cur[n - 1].y = tt_round(z->cur[n - 1].y);
+    if (ins.len > 0) {
+        c->ranges[TT_RANGE_GLYPH] = ins;
+        c->have_range[TT_RANGE_GLYPH] = 1;
+        c->is_composite = composite;
+        c->pts = *z;
+        /* TT_Run_Context's resets. */
+        c->zp0 = c->zp1 = c->zp2 = &c->pts;
+        c->gs.gep0 = c->gs.gep1 = c->gs.gep2 = 1;
+        c->gs.pv_x = c->gs.fv_x = c->gs.dv_x = 0x4000;
+        c->gs.pv_y = c->gs.fv_y = c->gs.dv_y = 0;
+        c->gs.round_state = TT_ROUND_GRID;
+        c->gs.loop = 1;
+        c->top = 0;
+        c->call_top = 0;
+        fv_status st = tt_execute(c, TT_RANGE_GLYPH);
+        /* The twilight limit of this run stays for the rest of the load. */
+        if (st == FV_E_NOMEM || (st != FV_OK && c->pedantic))
+            return st;
+        /* COMPAT(freetype): other glyph program errors keep the partly
+         * hinted glyph. */
+        if (st != FV_OK && c->err)
+            fv_error_clear(c->err);
+    }
+    if (!(L->size->mode.v40 && c->backward_compatibility))
+        for (int i = 0; i < 4; i++)
+            L->pp[i] = z->cur[n - 4 + (uint32_t)i];
+    return FV_OK;
+}
+
+static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth);
+
+static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
+{
+    uint32_t np = g->num_points, nc = (uint32_t)g->num_contours;
+    fv_status st = base_reserve(L, np, nc);
+    if (st != FV_OK)
+        return st;
+    gl_base *b = &L->base;
+    uint32_t start = b->n_points;
+    int64_t xs = L->size->m.x_scale, ys = L->size->m.y_scale;
+    tt_zone z;
+    if (L->hinted) {
+        if (tt_zone_alloc(L->mem, &z, np + 4, nc) != FV_OK)
+            return fail(L, FV_E_NOMEM, g->gid, NULL);
+        for (uint32_t i = 0; i < np; i++) {
+            z.orus[i].x = g->xs[i];
+            z.orus[i].y = g->ys[i];
+            z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
+        }
+        for (uint32_t i = 0; i < 4; i++)
+            z.orus[np + i] = L->pp[i];
+        for (uint32_t i = 0; i < np + 4; i++) {
+            z.cur[i].x = fv_mulfix(z.orus[i].x, xs);
+            z.cur[i].y = fv_mulfix(z.orus[i].y, ys);
+        }
+        for (uint32_t i = 0; i < nc; i++)
+            z.contours[i] = g->end_points[i];
+        st = hint_zone(L, &z, g->instructions, 0);
+        if (st == FV_OK) {
+            for (uint32_t i = 0; i < np; i++) {
+                b->pts[start + i] = z.cur[i];
+                b->tags[start + i] = z.tags[i];
+            }
+        }
+        tt_zone_free(L->mem, &z);
+        if (st != FV_OK)
+            return st;
+    } else {
+        for (uint32_t i = 0; i < np; i++) {
+            b->pts[start + i].x = fv_mulfix(g->xs[i], xs);
+            b->pts[start + i].y = fv_mulfix(g->ys[i], ys);
+            b->tags[start + i] = g->flags[i] & SFNT_ON_CURVE;
+        }
+        scale_phantoms(L);
+    }
+    for (uint32_t i = 0; i < nc; i++)
+        b->ends[b->n_contours + i] = start + g->end_points[i];
+    b->n_points += np;
+    b->n_contours += nc;
+    return FV_OK;
+}
+
+/* TT_Process_Composite_Component: transform and place the points just
+ * loaded for component `comp` (from num_base to the end). */
+static fv_status place_component(gl_loader *L, const sfnt_component *comp, uint32_t start,
+                                 uint32_t num_base)
+{
+    gl_base *b = &L->base;
+    uint16_t fl = comp->flags;
+    int have_scale = (fl & (SFNT_WE_HAVE_A_SCALE | SFNT_WE_HAVE_AN_X_AND_Y_SCALE |
+                            SFNT_WE_HAVE_A_TWO_BY_TWO)) != 0;
+    /* 2.14 to 16.16 as FreeType reads them. */
+    int64_t xx = (int64_t)comp->xx * 4, yx = (int64_t)comp->yx * 4;
+    int64_t xy = (int64_t)comp->xy * 4, yy = (int64_t)comp->yy * 4;
+    if (have_scale)
+        for (uint32_t i = num_base; i < b->n_points; i++) {
+            int64_t x = b->pts[i].x, y = b->pts[i].y;
+            b->pts[i].x = tt_add(fv_mulfix(x, xx), fv_mulfix(y, xy));
+            b->pts[i].y = tt_add(fv_mulfix(x, yx), fv_mulfix(y, yy));
+        }
+    int64_t x, y;
+    if (!(fl & SFNT_ARGS_ARE_XY_VALUES)) {
+        /* Point matching: point k of the earlier components meets point l
+         * of this one. */
+        uint64_t k = (uint64_t)(uint32_t)comp->arg1 + start;
+        uint64_t l = (uint64_t)(uint32_t)comp->arg2 + num_base;
+        if (k >= num_base || l >= b->n_points)
+            return fail(L, FV_E_BAD_GLYPH, L->c.glyph, "component point match out of range");
+        x = tt_sub(b->pts[k].x, b->pts[l].x);
+        y = tt_sub(b->pts[k].y, b->pts[l].y);
+    } else {
+        x = comp->arg1;
+        y = comp->arg2;
+        if (!x && !y)
+            return FV_OK;
+        if (have_scale && (fl & SFNT_SCALED_COMPONENT_OFFSET)) {
+            x = fv_mulfix(x, tt_hypot(xx, xy));
+            y = fv_mulfix(y, tt_hypot(yy, yx));
+        }
+        x = fv_mulfix(x, L->size->m.x_scale);
+        y = fv_mulfix(y, L->size->m.y_scale);
+        if ((fl & SFNT_ROUND_XY_TO_GRID) && L->hinted) {
+            /* COMPAT(freetype): x is rounded only by v35 (integer advances
+             * under subpixel hinting). */
+            if (!L->size->mode.v40)
+                x = tt_round(x);
+            y = tt_round(y);
+        }
+    }
+    if (x || y)
+        for (uint32_t i = num_base; i < b->n_points; i++) {
+            b->pts[i].x = tt_add(b->pts[i].x, x);
+            b->pts[i].y = tt_add(b->pts[i].y, y);
+        }
+    return FV_OK;
+}
+
+static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t start_point,
+                                   uint32_t start_contour)
+{
+    gl_base *b = &L->base;
+    fv_span ins = g->instructions;
+    uint16_t max_ins = L->sf->maxp.max_size_of_instructions;
+    if (ins.len > max_ins) {
+        /* "don't trust maxSizeOfInstructions; only a rough safety check"
+         * is done by the sfnt reader (the bytes are inside the glyph). */
+    } else if (ins.len == 0)
+        return FV_OK;
+    uint32_t n = b->n_points - start_point;
+    uint32_t nc = b->n_contours - start_contour;
+    tt_zone z;
+    if (tt_zone_alloc(L->mem, &z, n + 4, nc) != FV_OK)
+        return fail(L, FV_E_NOMEM, g->gid, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        z.cur[i] = b->pts[start_point + i];
+        /* Components' programs touched points: untouch them. */
+        z.tags[i] = (uint8_t)(b->tags[start_point + i] & ~TT_TAG_TOUCH_BOTH);
+    }
+    for (uint32_t i = 0; i < 4; i++)
+        z.cur[n + i] = L->pp[i];
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t e = b->ends[start_contour + i] - start_point;
+        z.contours[i] = (uint16_t)(e < n ? e : (n ? n - 1 : 0));
+    }
+    fv_status st = hint_zone(L, &z, ins, 1);
+    if (st == FV_OK)
+        for (uint32_t i = 0; i < n; i++) {
+            b->pts[start_point + i] = z.cur[i];
+            b->tags[start_point + i] = z.tags[i];
+        }
+    tt_zone_free(L->mem, &z);
+    return st;
+}
+
+static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
+{
+    sfnt_glyph g;
+    fv_error e;
+    if (depth > SFNT_MAX_COMPOSITE_DEPTH)
+        return fail(L, FV_E_COMPOSITE_DEPTH, gid, NULL);
+    if (sfnt_glyph_load(L->sf, gid, L->mem, &g, &e) != FV_OK) {
+        if (L->err)
+            *L->err = e;
+        return e.kind;
+    }
+    fv_status st = set_phantoms(L, gid, &g);
+    if (st != FV_OK)
+        goto done;
+    if (g.num_contours == 0) {
+        /* Empty glyph: scaled phantoms, no hinting. */
+        scale_phantoms(L);
+        goto done;
+    }
+    if (g.num_contours > 0) {
+        uint32_t saved = L->c.glyph;
+        L->c.glyph = gid;
+        st = process_simple(L, &g);
+        L->c.glyph = saved;
+        goto done;
+    }
+    /* Composite: refuse cycles. */
+    for (uint32_t i = 0; i < depth; i++)
+        if (L->composite_stack[i] == gid) {
+            st = fail(L, FV_E_COMPOSITE_DEPTH, gid, "recursive composite");
+            goto done;
+        }
+    L->composite_stack[depth] = gid;
+    uint32_t start_point = L->base.n_points, start_contour = L->base.n_contours;
+    scale_phantoms(L);
+    for (uint32_t k = 0; k < g.num_components; k++) {
+        const sfnt_component *comp = &g.components[k];
+        tt_vec saved_pp[4];
+        memcpy(saved_pp, L->pp, sizeof saved_pp);
+        uint32_t num_base = L->base.n_points;
+        st = load_glyph(L, comp->glyph, depth + 1);
+        if (st != FV_OK)
+            goto done;
+        if (!(comp->flags & SFNT_USE_MY_METRICS))
+            memcpy(L->pp, saved_pp, sizeof saved_pp);
+        if (L->base.n_points == num_base)
+            continue;
+        st = place_component(L, comp, start_point, num_base);
+        if (st != FV_OK)
+            goto done;
+    }
+    if (L->hinted && g.num_components > 0 &&
+        (g.components[g.num_components - 1].flags & SFNT_WE_HAVE_INSTRUCTIONS) &&
+        L->base.n_points > start_point) {
+        uint32_t saved = L->c.glyph;
+        L->c.glyph = gid;
+        st = process_composite(L, &g, start_point, start_contour);
+        L->c.glyph = saved;
+    }
+done:
+    sfnt_glyph_free(L->mem, &g);
+    return st;
+}
+
+/* hdmx device width for (ppem, gid), or -1. */
+static int hdmx_width(const fv_tt_face *f, uint32_t ppem, uint32_t gid)
+{
+    for (uint32_t i = 0; i < f->hdmx_records; i++) {
+        uint64_t off = 8 + (uint64_t)i * f->hdmx_record_size;
+        uint8_t size;
+        if (fv_rd_u8(f->hdmx, off, &size) != FV_OK)
+            return -1;
+        if (size == ppem) {
+            uint64_t idx = (uint64_t)gid + 2;
+            uint8_t w;
+            if (idx < f->hdmx_record_size && fv_rd_u8(f->hdmx, off + idx, &w) == FV_OK)
+                return w;
+            return -1;
+        }
+    }
+    return -1;
+}
+
+fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_tt_outline *out,
+                           fv_error *err)
+{
+    fv_error_clear(err);
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!size || !exec || !out || exec->face != size->face) {
+        if (err)
+            err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    out->gid = gid;
+    if (size->ready != FV_OK) {
+        if (err)
+            *err = size->ready_err;
+        return size->ready;
+    }
+    fv_tt_face *face = size->face;
+    gl_loader *L = fv_mem_calloc(face->mem, sizeof *L);
+    if (!L) {
+        if (err)
+            err->kind = FV_E_NOMEM;
+        return FV_E_NOMEM;
+    }
+    L->size = size;
+    L->sf = face->sf;
+    L->mem = face->mem;
+    L->err = err;
+    tt_ctx_init(&L->c, size, exec, err);
+    L->c.program = FV_PROG_GLYF;
+    L->c.ranges[TT_RANGE_FONT] = face->sf->fpgm;
+    L->c.gs = size->gs;
+    /* instruct_control bit 0: prep turned hinting off. */
+    L->hinted = !(size->gs.instruct_control & 1);
+    /* COMPAT(freetype): v40 backward compatibility unless the prep
+     * "signed the waiver" (INSTCTRL selector 3), never for MONO. */
+    L->c.backward_compatibility =
+        size->mode.v40 && size->mode.subpixel_lean && !(size->gs.instruct_control & 4);
+    int use_hdmx = L->hinted && !(size->mode.v40 && L->c.backward_compatibility) &&
+                   !face->fixed_pitch;
+
+    fv_status st = load_glyph(L, gid, 0);
+    if (st == FV_OK) {
+        gl_base *b = &L->base;
+        out->num_points = b->n_points;
+        out->num_contours = b->n_contours;
+        out->x = fv_mem_array(L->mem, (size_t)b->n_points + 1, sizeof(int32_t));
+        out->y = fv_mem_array(L->mem, (size_t)b->n_points + 1, sizeof(int32_t));
+        out->tags = fv_mem_array(L->mem, (size_t)b->n_points + 1, 1);
+        out->contour_ends = fv_mem_array(L->mem, (size_t)b->n_contours + 1, sizeof(uint16_t));
+        if (!out->x || !out->y || !out->tags || !out->contour_ends) {
+            fv_tt_outline_free(face, out);
+            st = FV_E_NOMEM;
+            if (err)
+                err->kind = st;
+        } else {
+            /* The outline is translated so that pp1 is the origin. */
+            int64_t dx = L->pp[0].x;
+            for (uint32_t i = 0; i < b->n_points; i++) {
+                out->x[i] = (int32_t)tt_sub(b->pts[i].x, dx);
+                out->y[i] = (int32_t)b->pts[i].y;
+                out->tags[i] = b->tags[i] & TT_TAG_ON;
+            }
+            for (uint32_t i = 0; i < b->n_contours; i++)
+                out->contour_ends[i] = (uint16_t)b->ends[i];
+            int64_t adv = tt_sub(L->pp[1].x, L->pp[0].x);
+            int w = use_hdmx ? hdmx_width(face, size->m.x_ppem, gid) : -1;
+            if (w >= 0)
+                adv = (int64_t)w * 64;
+            /* FT_Load_Glyph grid-fits the advance of hinted loads. */
+            out->advance_x = (int32_t)tt_round(adv);
+            out->lsb_x = (int32_t)L->pp[0].x;
+        }
+    }
+    fv_mem_free(L->mem, L->c.cvt_copy);
+    fv_mem_free(L->mem, L->c.storage_copy);
+    fv_mem_free(L->mem, L->base.pts);
+    fv_mem_free(L->mem, L->base.tags);
+    fv_mem_free(L->mem, L->base.ends);
+    fv_mem_free(L->mem, L);
+    return st;
+}
+
+void fv_tt_outline_free(fv_tt_face *face, fv_tt_outline *out)
+{
+    if (!face || !out)
+        return;
+    fv_mem_free(face->mem, out->x);
+    fv_mem_free(face->mem, out->y);
+    fv_mem_free(face->mem, out->tags);
+    fv_mem_free(face->mem, out->contour_ends);
+    out->x = out->y = NULL;
+    out->tags = NULL;
+    out->contour_ends = NULL;
+    out->num_points = out->num_contours = 0;
+}

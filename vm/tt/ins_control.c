@@ -1,0 +1,234 @@
+/* Control flow: IF 0x58, ELSE 0x1B, EIF 0x59, JMPR 0x1C, JROT 0x78,
+ * JROF 0x79, FDEF 0x2C, ENDF 0x2D, CALL 0x2B, LOOPCALL 0x2A, IDEF 0x89 and
+ * calls of IDEF-defined opcodes.  Spec: "Managing the flow of control",
+ * "Defining and using functions and instructions". */
+#include "tt/defs.h"
+#include "tt/ins.h"
+
+fv_status tt_goto_range(tt_ctx *c, int range, uint32_t ip)
+{
+    if (range < 1 || range > 3)
+        return tt_fail(c, FV_E_TT_BAD_ARGUMENT, range);
+    if (!c->have_range[range])
+        return tt_fail(c, FV_E_TT_INVALID_REFERENCE, range);
+    /* A CALL as a program's last instruction returns just past the end. */
+    if (ip > c->ranges[range].len)
+        return tt_fail(c, FV_E_TT_CODE_OVERFLOW, ip);
+    c->code = c->ranges[range];
+    c->ip = ip;
+    c->cur_range = range;
+    return FV_OK;
+}
+
+fv_status tt_skip_code(tt_ctx *c)
+{
+    c->ip += c->length;
+    if (c->ip >= 0 && (uint64_t)c->ip < c->code.len) {
+        tt_insn in;
+        if (tt_decode(c->code, (uint32_t)c->ip, &in) == FV_OK) {
+            c->opcode = in.opcode;
+            c->length = in.length;
+            return FV_OK;
+        }
+    }
+    return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
+}
+
+static fv_status skip_if(tt_ctx *c, int from_else)
+{
+    int nifs = 1;
+    for (;;) {
+        fv_status st = tt_skip_code(c);
+        if (st != FV_OK)
+            return st;
+        switch (c->opcode) {
+        case TT_OP_IF:
+            nifs++;
+            break;
+        case TT_OP_ELSE:
+            if (!from_else && nifs == 1)
+                return FV_OK;
+            break;
+        case TT_OP_EIF:
+            if (--nifs == 0)
+                return FV_OK;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static fv_status jump(tt_ctx *c, int64_t offset)
+{
+    if (offset == 0 && c->args == 0)
+        return tt_fail(c, FV_E_TT_BAD_ARGUMENT, offset);
+    c->ip = tt_add(c->ip, offset);
+    if (c->ip < 0 ||
+        (c->call_top > 0 && c->ip > (int64_t)c->calls[c->call_top - 1].def->end))
+        return tt_fail(c, FV_E_TT_BAD_ARGUMENT, offset);
+    c->step_ins = 0;
+    if (offset < 0 && ++c->neg_jump_counter > c->neg_jump_max)
+        return tt_fail(c, FV_E_TT_EXEC_BUDGET, offset);
+    return FV_OK;
+}
+
+/* Skips a definition body up to its ENDF; nested FDEF/IDEF are refused. */
+static fv_status skip_definition(tt_ctx *c, tt_def *def)
+{
+    for (;;) {
+        fv_status st = tt_skip_code(c);
+        if (st != FV_OK)
+            return st;
+        if (c->opcode == TT_OP_IDEF || c->opcode == TT_OP_FDEF)
+            return tt_fail(c, FV_E_TT_NESTING, c->opcode);
+        if (c->opcode == TT_OP_ENDF) {
+            def->end = (uint32_t)c->ip;
+            return FV_OK;
+        }
+    }
+}
+
+static fv_status fdef(tt_ctx *c, int64_t *args)
+{
+    tt_defs *d = c->defs;
+    if (c->ini_range == TT_RANGE_GLYPH)
+        return tt_fail(c, FV_E_TT_DEF_IN_GLYPH, args[0]);
+    uint64_t n = (uint64_t)args[0];
+    uint32_t i = 0;
+    while (i < d->num_fdefs && d->fdefs[i].opc != n)
+        i++;
+    if (i == d->num_fdefs) {
+        if (d->num_fdefs >= d->max_fdefs)
+            return tt_fail(c, FV_E_TT_TOO_MANY_DEFS, args[0]);
+        d->num_fdefs++;
+    }
+    if (n > 0xFFFF)
+        return tt_fail(c, FV_E_TT_TOO_MANY_DEFS, args[0]);
+    tt_def *def = &d->fdefs[i];
+    def->range = c->cur_range;
+    def->opc = (uint32_t)n;
+    def->start = (uint32_t)c->ip + 1;
+    def->end = def->start;
+    def->active = 1;
+    if (n > d->max_func)
+        d->max_func = (uint32_t)n;
+    return skip_definition(c, def);
+}
+
+static fv_status idef(tt_ctx *c, int64_t *args)
+{
+    tt_defs *d = c->defs;
+    if (c->ini_range == TT_RANGE_GLYPH)
+        return tt_fail(c, FV_E_TT_DEF_IN_GLYPH, args[0]);
+    uint32_t i = 0;
+    while (i < d->num_idefs && (int64_t)d->idefs[i].opc != args[0])
+        i++;
+    if (i == d->num_idefs) {
+        if (d->num_idefs >= d->max_idefs)
+            return tt_fail(c, FV_E_TT_TOO_MANY_DEFS, args[0]);
+        d->num_idefs++;
+    }
+    if (args[0] < 0 || args[0] > 0xFF)
+        return tt_fail(c, FV_E_TT_TOO_MANY_DEFS, args[0]);
+    tt_def *def = &d->idefs[i];
+    def->opc = (uint32_t)args[0];
+    def->start = (uint32_t)c->ip + 1;
+    def->end = def->start;
+    def->range = c->cur_range;
+    def->active = 1;
+    if ((uint32_t)args[0] > d->max_ins)
+        d->max_ins = (uint32_t)args[0];
+    return skip_definition(c, def);
+}
+
+static fv_status call(tt_ctx *c, const tt_def *def, int64_t count)
+{
+    if (c->call_top >= TT_MAX_CALL_DEPTH)
+        return tt_fail(c, FV_E_TT_NESTING, c->call_top);
+    tt_frame *f = &c->calls[c->call_top];
+    f->caller_range = c->cur_range;
+    f->caller_ip = (uint32_t)c->ip + 1;
+    f->count = count;
+    f->def = def;
+    c->call_top++;
+    fv_status st = tt_goto_range(c, def->range, def->start);
+    c->step_ins = 0;
+    return st;
+}
+
+static fv_status endf(tt_ctx *c)
+{
+    if (c->call_top == 0)
+        return tt_fail(c, FV_E_TT_ENDF_IN_STREAM, INT64_MIN);
+    c->call_top--;
+    tt_frame *f = &c->calls[c->call_top];
+    f->count--;
+    c->step_ins = 0;
+    if (f->count > 0) {
+        c->call_top++;
+        c->ip = f->def->start;
+        return FV_OK;
+    }
+    /* The return address may be just past the end: not checked here. */
+    (void)tt_goto_range(c, f->caller_range, f->caller_ip);
+    return FV_OK;
+}
+
+fv_status tt_ins_unknown(tt_ctx *c)
+{
+    const tt_def *def = tt_defs_instruction(c->defs, c->opcode);
+    if (def == NULL)
+        return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
+    return call(c, def, 1);
+}
+
+fv_status tt_ins_control(tt_ctx *c, int64_t *args)
+{
+    switch (c->ops[c->opcode].first) {
+    case TT_OP_IF:
+        return args[0] != 0 ? FV_OK : skip_if(c, 0);
+    case TT_OP_ELSE:
+        return skip_if(c, 1);
+    case TT_OP_EIF:
+        return FV_OK;
+    case TT_OP_JMPR:
+        return jump(c, args[0]);
+    case TT_OP_JROT:
+        return args[1] != 0 ? jump(c, args[0]) : FV_OK;
+    case TT_OP_JROF:
+        return args[1] == 0 ? jump(c, args[0]) : FV_OK;
+    case TT_OP_FDEF:
+        return fdef(c, args);
+    case TT_OP_IDEF:
+        return idef(c, args);
+    case TT_OP_ENDF:
+        return endf(c);
+    case TT_OP_CALL: {
+        const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[0]);
+        if (def == NULL)
+            return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[0]);
+        return call(c, def, 1);
+    }
+    case TT_OP_LOOPCALL: {
+        const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[1]);
+        if (def == NULL)
+            return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[1]);
+        if (c->call_top >= TT_MAX_CALL_DEPTH)
+            return tt_fail(c, FV_E_TT_NESTING, c->call_top);
+        if (args[0] > 0) {
+            /* COMPAT(freetype): the count is truncated to int. */
+            int32_t count = (int32_t)(uint32_t)(uint64_t)args[0];
+            fv_status st = call(c, def, count);
+            if (st != FV_OK)
+                return st;
+            c->loopcall_counter += (uint64_t)args[0];
+            if (c->loopcall_counter > c->loopcall_max)
+                return tt_fail(c, FV_E_TT_EXEC_BUDGET, args[0]);
+        }
+        return FV_OK;
+    }
+    default:
+        return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
+    }
+}

@@ -1,0 +1,63 @@
+/* Delta exceptions: DELTAP1 0x5D, DELTAP2 0x71, DELTAP3 0x72, DELTAC1 0x73,
+ * DELTAC2 0x74, DELTAC3 0x75.  Spec: "Managing exceptions".  Each pops n
+ * then n (argument, index) pairs; running out of pairs stops the loop. */
+#include "tt/cvt.h"
+#include "tt/gstate.h"
+#include "tt/ins.h"
+#include "tt/zone.h"
+
+fv_status tt_ins_delta(tt_ctx *c, int64_t *args)
+{
+    uint8_t op = c->opcode;
+    int is_point = op == TT_OP_DELTAP1 || op == TT_OP_DELTAP2 || op == TT_OP_DELTAP3;
+    uint64_t range = op == TT_OP_DELTAP2 || op == TT_OP_DELTAC2   ? 16
+                     : op == TT_OP_DELTAP3 || op == TT_OP_DELTAC3 ? 32
+                                                                  : 0;
+    uint64_t ppem = (uint64_t)tt_current_ppem(c);
+    uint64_t n = (uint64_t)args[0];
+    fv_status st = FV_OK;
+    for (uint64_t k = 1; k <= n; k++) {
+        if (c->args < 2) {
+            st = tt_soft(c, FV_E_TT_STACK_UNDERFLOW, (int64_t)k);
+            c->args = 0;
+            break;
+        }
+        c->args -= 2;
+        int64_t a_raw = c->stack[c->args + 1];
+        int64_t b = c->stack[c->args];
+        int ok = is_point ? tt_point_ok(c->zp0, tt_u16(a_raw)) : tt_cvt_ok(c, (uint64_t)a_raw);
+        if (!ok) {
+            if (c->pedantic) {
+                st = tt_fail(c, is_point ? FV_E_TT_INVALID_POINT : FV_E_TT_INVALID_CVT,
+                             is_point ? tt_u16(a_raw) : a_raw);
+                if (!is_point)
+                    return st; /* COMPAT(freetype): DELTAC stops, DELTAP goes on */
+            }
+            continue;
+        }
+        uint64_t cppem = (((uint64_t)b & 0xF0) >> 4) + range + c->gs.delta_base;
+        if (ppem != cppem)
+            continue;
+        int64_t step = (int64_t)((uint64_t)b & 0xF) - 8;
+        if (step >= 0)
+            step++;
+        step = tt_mul(step, (int64_t)1 << c->gs.delta_shift);
+        if (!is_point) {
+            fv_status w = tt_cvt_move(c, (uint32_t)a_raw, step);
+            if (w != FV_OK)
+                return w;
+            continue;
+        }
+        uint16_t a = tt_u16(a_raw);
+        if (tt_compat(c)) {
+            /* COMPAT(freetype): v40 compat applies DELTAP only before IUP,
+             * to composites along y or to y-touched points. */
+            if (!(c->iupx_called && c->iupy_called) &&
+                ((c->is_composite && c->gs.fv_y != 0) || (c->zp0->tags[a] & TT_TAG_TOUCH_Y)))
+                tt_move(c, c->zp0, a, step);
+        } else
+            tt_move(c, c->zp0, a, step);
+    }
+    c->new_top = c->args;
+    return st;
+}

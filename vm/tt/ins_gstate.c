@@ -1,0 +1,257 @@
+/* Graphics state instructions: SVTCA/SPVTCA/SFVTCA 0x00-05, SPVTL/SFVTL
+ * 0x06-09, SPVFS 0x0A, SFVFS 0x0B, GPV 0x0C, GFV 0x0D, SFVTPV 0x0E, SDPVTL
+ * 0x86-87, SRP0-2 0x10-12, SZP0-2/SZPS 0x13-16, SLOOP 0x17, SMD 0x1A,
+ * SCVTCI 0x1D, SSWCI 0x1E, SSW 0x1F, FLIPON/OFF 0x4D-4E, SDB 0x5E, SDS 0x5F,
+ * SANGW 0x7E, AA 0x7F, SCANCTRL 0x85, SCANTYPE 0x8D, INSTCTRL 0x8E.
+ * Spec: "Managing the graphics state". */
+#include "tt/gstate.h"
+#include "tt/ins.h"
+#include "tt/zone.h"
+
+/* Ins_SxVTL: the vector from point p2 (zp2) to point p1 (zp1), rotated
+ * 90 degrees counter-clockwise for the perpendicular variants. */
+static fv_status vector_to_line(tt_ctx *c, uint16_t i1, uint16_t i2, int perpendicular,
+                                int16_t *vx, int16_t *vy, int *ok)
+{
+    *ok = 0;
+    if (!tt_point_ok(c->zp2, i1) || !tt_point_ok(c->zp1, i2))
+        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp2, i1) ? i2 : i1);
+    tt_vec p1 = c->zp1->cur[i2], p2 = c->zp2->cur[i1];
+    int64_t a = tt_sub(p1.x, p2.x), b = tt_sub(p1.y, p2.y);
+    /* COMPAT(freetype): coincident points act like the x axis (confirmed
+     * by Greg Hitchcock in FreeType's sources' comments). */
+    if (a == 0 && b == 0) {
+        a = 0x4000;
+        perpendicular = 0;
+    }
+    if (perpendicular) {
+        int64_t t = b;
+        b = a;
+        a = tt_neg(t);
+    }
+    tt_normalize(a, b, vx, vy);
+    *ok = 1;
+    return FV_OK;
+}
+
+static fv_status set_zone(tt_ctx *c, int64_t z, int which)
+{
+    tt_zone *zone;
+    if (z == 0)
+        zone = &c->twilight;
+    else if (z == 1)
+        zone = &c->pts;
+    else
+        return tt_soft(c, FV_E_TT_INVALID_ZONE, z);
+    uint16_t gep = tt_u16(z);
+    if (which == 0 || which == 3) {
+        c->zp0 = zone;
+        c->gs.gep0 = gep;
+    }
+    if (which == 1 || which == 3) {
+        c->zp1 = zone;
+        c->gs.gep1 = gep;
+    }
+    if (which == 2 || which == 3) {
+        c->zp2 = zone;
+        c->gs.gep2 = gep;
+    }
+    return FV_OK;
+}
+
+static fv_status sdpvtl(tt_ctx *c, int64_t *args)
+{
+    uint16_t p1 = tt_u16(args[1]), p2 = tt_u16(args[0]);
+    int perpendicular = c->opcode & 1;
+    if (!tt_point_ok(c->zp1, p2) || !tt_point_ok(c->zp2, p1))
+        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p2) ? p1 : p2);
+    for (int pass = 0; pass < 2; pass++) {
+        tt_vec v1 = pass == 0 ? c->zp1->org[p2] : c->zp1->cur[p2];
+        tt_vec v2 = pass == 0 ? c->zp2->org[p1] : c->zp2->cur[p1];
+        int64_t a = tt_sub(v1.x, v2.x), b = tt_sub(v1.y, v2.y);
+        if (a == 0 && b == 0) {
+            a = 0x4000;
+            perpendicular = 0; /* COMPAT(freetype): stays off for the second pass */
+        }
+        if (perpendicular) {
+            int64_t t = b;
+            b = a;
+            a = tt_neg(t);
+        }
+        if (pass == 0)
+            tt_normalize(a, b, &c->gs.dv_x, &c->gs.dv_y);
+        else
+            tt_normalize(a, b, &c->gs.pv_x, &c->gs.pv_y);
+    }
+    tt_compute_funcs(c);
+    return FV_OK;
+}
+
+static fv_status instctrl(tt_ctx *c, int64_t *args)
+{
+    uint64_t k = (uint64_t)args[1], l = (uint64_t)args[0];
+    if (k < 1 || k > 3)
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
+    uint64_t kf = (uint64_t)1 << (k - 1);
+    if (l != 0 && l != kf)
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+    if (c->ini_range == TT_RANGE_CVT) {
+        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control & ~kf);
+        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control | l);
+    } else if (c->ini_range == TT_RANGE_GLYPH && k == 3) {
+        /* COMPAT(freetype): a glyph may sign the ClearType "waiver" for
+         * itself (selector 3) in v40. */
+        if (c->mode.v40)
+            c->backward_compatibility = l != 4;
+    } else
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
+    return FV_OK;
+}
+
+static void scanctrl(tt_ctx *c, int64_t v)
+{
+    int64_t a = v & 0xFF;
+    if (a == 0xFF) {
+        c->gs.scan_control = 1;
+        return;
+    }
+    if (a == 0) {
+        c->gs.scan_control = 0;
+        return;
+    }
+    /* fontvm never rotates or stretches glyphs (no transform API). */
+    if ((v & 0x100) && c->m.ppem <= a)
+        c->gs.scan_control = 1;
+    if ((v & 0x800) && c->m.ppem > a)
+        c->gs.scan_control = 0;
+}
+
+fv_status tt_ins_gstate(tt_ctx *c, int64_t *args)
+{
+    tt_gs *g = &c->gs;
+    uint8_t op = c->opcode;
+    switch (c->ops[op].first) {
+    case TT_OP_SVTCA:
+    case TT_OP_SPVTCA:
+    case TT_OP_SFVTCA: {
+        int16_t a = (int16_t)((op & 1) << 14), b = (int16_t)(a ^ 0x4000);
+        if (op < 4) {
+            g->pv_x = g->dv_x = a;
+            g->pv_y = g->dv_y = b;
+        }
+        if ((op & 2) == 0) {
+            g->fv_x = a;
+            g->fv_y = b;
+        }
+        tt_compute_funcs(c);
+        return FV_OK;
+    }
+    case TT_OP_SPVTL: {
+        int ok;
+        fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), op & 1, &g->pv_x,
+                                      &g->pv_y, &ok);
+        if (ok) {
+            g->dv_x = g->pv_x;
+            g->dv_y = g->pv_y;
+            tt_compute_funcs(c);
+        }
+        return st;
+    }
+    case TT_OP_SFVTL: {
+        int ok;
+        fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), op & 1, &g->fv_x,
+                                      &g->fv_y, &ok);
+        if (ok)
+            tt_compute_funcs(c);
+        return st;
+    }
+    case TT_OP_SPVFS:
+        /* Only the low 16 bits, sign-extended. */
+        tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->pv_x, &g->pv_y);
+        g->dv_x = g->pv_x;
+        g->dv_y = g->pv_y;
+        tt_compute_funcs(c);
+        return FV_OK;
+    case TT_OP_SFVFS:
+        tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->fv_x, &g->fv_y);
+        tt_compute_funcs(c);
+        return FV_OK;
+    case TT_OP_GPV:
+        args[0] = g->pv_x;
+        args[1] = g->pv_y;
+        return FV_OK;
+    case TT_OP_GFV:
+        args[0] = g->fv_x;
+        args[1] = g->fv_y;
+        return FV_OK;
+    case TT_OP_SFVTPV:
+        g->fv_x = g->pv_x;
+        g->fv_y = g->pv_y;
+        tt_compute_funcs(c);
+        return FV_OK;
+    case TT_OP_SDPVTL:
+        return sdpvtl(c, args);
+    case TT_OP_SRP0:
+        g->rp0 = tt_u16(args[0]);
+        return FV_OK;
+    case TT_OP_SRP1:
+        g->rp1 = tt_u16(args[0]);
+        return FV_OK;
+    case TT_OP_SRP2:
+        g->rp2 = tt_u16(args[0]);
+        return FV_OK;
+    case TT_OP_SZP0:
+        return set_zone(c, args[0], 0);
+    case TT_OP_SZP1:
+        return set_zone(c, args[0], 1);
+    case TT_OP_SZP2:
+        return set_zone(c, args[0], 2);
+    case TT_OP_SZPS:
+        return set_zone(c, args[0], 3);
+    case TT_OP_SLOOP:
+        if (args[0] < 0)
+            return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+        g->loop = args[0] > TT_MAX_LOOP ? TT_MAX_LOOP : args[0];
+        return FV_OK;
+    case TT_OP_SMD:
+        g->minimum_distance = args[0];
+        return FV_OK;
+    case TT_OP_SCVTCI:
+        g->control_value_cutin = args[0];
+        return FV_OK;
+    case TT_OP_SSWCI:
+        g->single_width_cutin = args[0];
+        return FV_OK;
+    case TT_OP_SSW:
+        g->single_width_value = fv_mulfix(args[0], c->m.scale);
+        return FV_OK;
+    case TT_OP_FLIPON:
+        g->auto_flip = 1;
+        return FV_OK;
+    case TT_OP_FLIPOFF:
+        g->auto_flip = 0;
+        return FV_OK;
+    case TT_OP_SDB:
+        g->delta_base = tt_u16(args[0]);
+        return FV_OK;
+    case TT_OP_SDS:
+        if ((uint64_t)args[0] > 6)
+            return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+        g->delta_shift = tt_u16(args[0]);
+        return FV_OK;
+    case TT_OP_SANGW:
+    case TT_OP_AA:
+        return FV_OK; /* obsolete: pop and ignore */
+    case TT_OP_SCANCTRL:
+        scanctrl(c, args[0]);
+        return FV_OK;
+    case TT_OP_SCANTYPE:
+        if (args[0] >= 0)
+            g->scan_type = (int32_t)(args[0] & 0xFFFF);
+        return FV_OK;
+    case TT_OP_INSTCTRL:
+        return instctrl(c, args);
+    default:
+        return tt_fail(c, FV_E_TT_INVALID_OPCODE, op);
+    }
+}

@@ -1,0 +1,223 @@
+/* The interpreter loop (FreeType's TT_RunIns): decode, check the opcode's
+ * fixed stack effect, dispatch to the instruction family, advance, count.
+ * Dispatch is a plain switch on the family (opcodes.def). */
+#include <stdio.h>
+#include <string.h>
+
+#include "tt/exec.h"
+#include "tt/gstate.h"
+#include "tt/ins.h"
+
+static fv_program program_of_range(int range)
+{
+    switch (range) {
+    case TT_RANGE_FONT: return FV_PROG_FPGM;
+    case TT_RANGE_CVT: return FV_PROG_PREP;
+    case TT_RANGE_GLYPH: return FV_PROG_GLYF;
+    default: return FV_PROG_NONE;
+    }
+}
+
+fv_status tt_fail(tt_ctx *c, fv_status kind, int64_t index)
+{
+    if (c->err) {
+        fv_error_clear(c->err);
+        c->err->kind = kind;
+        /* The program is the one holding the faulting instruction (an fpgm
+         * function called while hinting glyph 36 reports fpgm[36]@pc). */
+        c->err->program = program_of_range(c->insn_range);
+        c->err->glyph = c->glyph;
+        c->err->pc = c->insn_pc;
+        c->err->opcode = c->insn_op;
+        tt_format_mnemonic(c->insn_op, c->err->opname, sizeof c->err->opname);
+        c->err->index = index;
+    }
+    return kind;
+}
+
+/* Trace support: snapshot of both zones' current points before the
+ * instruction, compared afterwards. */
+static int trace_grow(fv_tt_exec *ex, uint32_t n)
+{
+    if (n <= ex->snap_cap)
+        return 1;
+    fv_mem_free(ex->mem, ex->snap);
+    fv_mem_free(ex->mem, ex->mv_points);
+    fv_mem_free(ex->mem, ex->mv_old);
+    fv_mem_free(ex->mem, ex->mv_new);
+    fv_mem_free(ex->mem, ex->mv_zone);
+    ex->snap = fv_mem_array(ex->mem, n, sizeof(tt_vec));
+    ex->mv_points = fv_mem_array(ex->mem, n, sizeof(uint32_t));
+    ex->mv_old = fv_mem_array(ex->mem, n, 2 * sizeof(int32_t));
+    ex->mv_new = fv_mem_array(ex->mem, n, 2 * sizeof(int32_t));
+    ex->mv_zone = fv_mem_array(ex->mem, n, 1);
+    ex->snap_cap = (ex->snap && ex->mv_points && ex->mv_old && ex->mv_new && ex->mv_zone) ? n : 0;
+    return ex->snap_cap != 0;
+}
+
+static void trace_snapshot(tt_ctx *c)
+{
+    fv_tt_exec *ex = c->ex;
+    uint32_t n = c->pts.n_points + c->twilight.n_points;
+    if (!trace_grow(ex, n))
+        return;
+    if (c->pts.n_points)
+        memcpy(ex->snap, c->pts.cur, c->pts.n_points * sizeof(tt_vec));
+    if (c->twilight.n_points)
+        memcpy(ex->snap + c->pts.n_points, c->twilight.cur, c->twilight.n_points * sizeof(tt_vec));
+}
+
+static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t depth_before)
+{
+    fv_tt_exec *ex = c->ex;
+    char name[24];
+    tt_format_mnemonic(op, name, sizeof name);
+    fv_tt_trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.program = program_of_range(range);
+    ev.glyph = c->glyph;
+    ev.pc = pc;
+    ev.opcode = op;
+    ev.mnemonic = name;
+    if (c->top > ex->trace_stack_cap) {
+        fv_mem_free(ex->mem, ex->trace_stack);
+        ex->trace_stack = fv_mem_array(ex->mem, c->top, sizeof(int32_t));
+        ex->trace_stack_cap = ex->trace_stack ? c->top : 0;
+    }
+    uint32_t depth = c->top <= ex->trace_stack_cap ? c->top : 0;
+    for (uint32_t i = 0; i < depth; i++)
+        ex->trace_stack[i] = (int32_t)(uint32_t)(uint64_t)c->stack[i];
+    ev.stack = ex->trace_stack;
+    ev.stack_depth = depth;
+    ev.stack_depth_before = depth_before;
+    uint32_t n = 0;
+    uint32_t total = c->pts.n_points + c->twilight.n_points;
+    if (ex->snap_cap >= total) {
+        for (uint32_t i = 0; i < total; i++) {
+            int glyph_zone = i < c->pts.n_points;
+            uint32_t idx = glyph_zone ? i : i - c->pts.n_points;
+            tt_vec now = glyph_zone ? c->pts.cur[idx] : c->twilight.cur[idx];
+            tt_vec old = ex->snap[i];
+            if (now.x == old.x && now.y == old.y)
+                continue;
+            ex->mv_points[n] = idx;
+            ex->mv_zone[n] = glyph_zone ? 1 : 0;
+            ex->mv_old[2 * n] = (int32_t)old.x;
+            ex->mv_old[2 * n + 1] = (int32_t)old.y;
+            ex->mv_new[2 * n] = (int32_t)now.x;
+            ex->mv_new[2 * n + 1] = (int32_t)now.y;
+            n++;
+        }
+    }
+    ev.num_moved = n;
+    ev.moved_points = ex->mv_points;
+    ev.moved_old_xy = ex->mv_old;
+    ev.moved_new_xy = ex->mv_new;
+    ev.moved_zone = ex->mv_zone;
+    ex->trace(ex->trace_user, &ev);
+}
+
+static fv_status dispatch(tt_ctx *c, int64_t *args)
+{
+    switch ((tt_family)c->ops[c->opcode].family) {
+    case TT_FAM_PUSH: return tt_ins_push(c, args);
+    case TT_FAM_STACK: return tt_ins_stack(c, args);
+    case TT_FAM_STORAGE: return tt_ins_storage(c, args);
+    case TT_FAM_GSTATE: return tt_ins_gstate(c, args);
+    case TT_FAM_POINTS: return tt_ins_points(c, args);
+    case TT_FAM_DELTA: return tt_ins_delta(c, args);
+    case TT_FAM_ARITH: return tt_ins_arith(c, args);
+    case TT_FAM_CONTROL: return tt_ins_control(c, args);
+    case TT_FAM_ROUND: return tt_ins_round(c, args);
+    case TT_FAM_MISC: return tt_ins_misc(c, args);
+    case TT_FAM_NONE: return tt_ins_unknown(c);
+    }
+    return tt_ins_unknown(c);
+}
+
+static void run_init(tt_ctx *c)
+{
+    /* Twilight points usable by this run (TT_RunIns heuristic). */
+    uint64_t lim = 2 * ((uint64_t)c->pts.n_points + c->cvt_size);
+    if (lim < TT_TWILIGHT_MIN_LIMIT)
+        lim = TT_TWILIGHT_MIN_LIMIT;
+    if (c->twilight.n_points > lim)
+        c->twilight.n_points = (uint32_t)(lim > TT_TWILIGHT_MAX_LIMIT ? TT_TWILIGHT_MAX_LIMIT : lim);
+
+    c->loopcall_counter = 0;
+    c->neg_jump_counter = 0;
+    if (c->pts.n_points) {
+        uint64_t a = (uint64_t)TT_LOOPCALL_PER_POINT * c->pts.n_points;
+        uint64_t b = c->cvt_size / TT_LOOPCALL_CVT_DIVISOR;
+        c->loopcall_max = (a > TT_LOOPCALL_MIN ? a : TT_LOOPCALL_MIN) +
+                          (b > TT_LOOPCALL_MIN ? b : TT_LOOPCALL_MIN);
+    } else
+        c->loopcall_max = TT_LOOPCALL_NOGLYPH_BASE + (uint64_t)TT_LOOPCALL_NOGLYPH_PER_CVT * c->cvt_size;
+    if (c->loopcall_max > (uint64_t)TT_LOOPCALL_PER_GLYPH * c->num_glyphs)
+        c->loopcall_max = (uint64_t)TT_LOOPCALL_PER_GLYPH * c->num_glyphs;
+    c->neg_jump_max = c->loopcall_max;
+
+    c->ratio = 0;
+    tt_compute_funcs(c);
+    c->iupx_called = 0;
+    c->iupy_called = 0;
+}
+
+fv_status tt_execute(tt_ctx *c, int range)
+{
+    fv_status st = tt_goto_range(c, range, 0);
+    if (st != FV_OK)
+        return st;
+    c->ini_range = range;
+    run_init(c);
+    long ins_counter = 0;
+    fv_tt_exec *ex = c->ex;
+    while ((uint64_t)c->ip < c->code.len) {
+        uint32_t pc = (uint32_t)c->ip;
+        c->insn_pc = pc;
+        c->insn_range = c->cur_range;
+        c->opcode = c->code.data[pc];
+        c->insn_op = c->opcode;
+        tt_insn in;
+        if (tt_decode(c->code, pc, &in) != FV_OK)
+            return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
+        c->length = in.length;
+        const tt_opinfo *info = &c->ops[c->opcode];
+        uint32_t pops = info->pops;
+        if (c->top < pops) {
+            if (c->pedantic)
+                return tt_fail(c, FV_E_TT_STACK_UNDERFLOW, pops);
+            /* COMPAT(freetype): missing arguments read as zeros. */
+            for (uint32_t i = 0; i < pops; i++)
+                c->stack[i] = 0;
+            c->args = 0;
+        } else
+            c->args = c->top - pops;
+        c->new_top = c->args + info->pushes;
+        if (c->new_top > c->stack_size)
+            return tt_fail(c, FV_E_TT_STACK_OVERFLOW, c->new_top);
+        c->step_ins = 1;
+        uint32_t depth_before = c->top;
+        if (ex->trace)
+            trace_snapshot(c);
+        uint8_t op = c->opcode;
+        int range_before = c->cur_range;
+        st = dispatch(c, c->stack + c->args);
+        if (st != FV_OK)
+            return st;
+        c->top = c->new_top;
+        if (c->step_ins)
+            c->ip += c->length;
+        ex->counts[op]++;
+        if (ex->trace)
+            trace_emit(c, pc, op, range_before, depth_before);
+        if (++ins_counter > TT_MAX_RUNNABLE_OPCODES)
+            return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
+        if (c->ip < 0 || (uint64_t)c->ip >= c->code.len) {
+            if (c->call_top > 0)
+                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
+            break;
+        }
+    }
+    return FV_OK;
+}

@@ -1,0 +1,41 @@
+/* The objects behind the public handles: face, size. */
+#ifndef FV_TT_OBJECTS_H
+#define FV_TT_OBJECTS_H
+
+#include "sfnt/font.h"
+#include "sfnt/sfnt.h"
+#include "tt/exec.h"
+#include "tt/interp.h"
+
+struct fv_tt_face {
+    fv_font *font;
+    const sfnt_font *sf;
+    fv_mem *mem;
+    int hinted;
+    int has_os2;
+    int16_t typo_ascender, typo_descender;
+    int fixed_pitch;          /* post.isFixedPitch */
+    fv_span hdmx;             /* empty when absent or invalid */
+    uint32_t hdmx_records, hdmx_record_size;
+};
+
+struct fv_tt_size {
+    fv_tt_face *face;
+    fv_tt_size_request req;
+    tt_modeflags mode;
+    tt_metrics m;
+    tt_defs defs;
+    int64_t *cvt;
+    uint32_t cvt_size;
+    int64_t *storage;
+    uint32_t storage_size;
+    tt_zone twilight;
+    tt_gs gs;                 /* the graphics state prep left */
+    fv_status ready;          /* fpgm/prep outcome */
+    fv_error ready_err;
+};
+
+/* Fills the parts of a context shared by all programs of a size. */
+void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err);
+
+#endif

@@ -1,0 +1,200 @@
+/* fv_tt_size: scaling as FT_Set_Char_Size + tt_size_reset, then the font
+ * program and the CVT program as tt_size_init_bytecode / tt_size_run_prep
+ * run them.  COMPAT(freetype): like FreeType, fpgm runs once per size (its
+ * function table is per size); it depends on nothing size-specific. */
+#include <string.h>
+
+#include "tt/defs.h"
+#include "tt/gstate.h"
+#include "tt/objects.h"
+#include "tt/zone.h"
+
+static void mode_flags(fv_tt_mode mode, tt_modeflags *f)
+{
+    f->v40 = mode != FV_TT_V35;
+    f->subpixel_lean = mode == FV_TT_V40 || mode == FV_TT_V40_LCD;
+    f->grayscale_cleartype = mode == FV_TT_V40;
+    f->grayscale = mode == FV_TT_V35; /* !lean && target != MONO */
+}
+
+void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->ex = ex;
+    c->mem = ex->mem;
+    c->ops = ex->ops;
+    c->glyph = FV_NO_VALUE;
+    c->pedantic = size->req.pedantic;
+    c->mode = size->mode;
+    c->num_glyphs = size->face->sf->maxp.num_glyphs;
+    c->m = size->m;
+    c->exec_x_scale = size->m.x_scale;
+    c->exec_y_scale = size->m.y_scale;
+    c->defs = &size->defs;
+    c->cvt = size->cvt;
+    c->cvt_size = size->cvt_size;
+    c->storage = size->storage;
+    c->storage_size = size->storage_size;
+    c->twilight = size->twilight;
+    c->zp0 = c->zp1 = c->zp2 = &c->pts;
+    const sfnt_font *sf = size->face->sf;
+    c->ranges[TT_RANGE_FONT] = sf->fpgm;
+    c->have_range[TT_RANGE_FONT] = sf->fpgm.len > 0;
+    c->ranges[TT_RANGE_CVT] = sf->prep;
+    c->have_range[TT_RANGE_CVT] = sf->prep.len > 0;
+    c->stack = ex->stack;
+    c->stack_size = ex->stack_size;
+    c->period = 64;
+    c->err = err;
+}
+
+static fv_status run_fpgm(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
+{
+    tt_ctx c;
+    tt_ctx_init(&c, s, ex, err);
+    /* The font program sees no size (tt_size_run_fpgm). */
+    c.m.x_ppem = c.m.y_ppem = 0;
+    c.m.x_scale = c.m.y_scale = 0;
+    c.m.ppem = 0;
+    c.m.scale = 0;
+    c.exec_x_scale = c.exec_y_scale = 0;
+    /* COMPAT(freetype): fpgm runs before the load's mode flags are set. */
+    memset(&c.mode, 0, sizeof c.mode);
+    c.mode.v40 = s->mode.v40;
+    tt_gs_default(&c.gs);
+    c.program = FV_PROG_FPGM;
+    if (s->face->sf->fpgm.len == 0)
+        return FV_OK;
+    return tt_execute(&c, TT_RANGE_FONT);
+}
+
+static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
+{
+    const sfnt_font *sf = s->face->sf;
+    /* CVT values are kept in 26.6 font units and scaled with scale >> 6. */
+    int64_t scale = tt_asr(s->m.scale, 6);
+    for (uint32_t i = 0; i < s->cvt_size; i++)
+        s->cvt[i] = fv_mulfix((int64_t)sf->cvt[i] * 64, scale);
+    for (uint32_t i = 0; i < s->twilight.n_points; i++) {
+        s->twilight.org[i].x = s->twilight.org[i].y = 0;
+        s->twilight.cur[i].x = s->twilight.cur[i].y = 0;
+    }
+    memset(s->storage, 0, (size_t)s->storage_size * sizeof(int64_t));
+    tt_gs_default(&s->gs);
+    fv_status st = FV_OK;
+    tt_ctx c;
+    tt_ctx_init(&c, s, ex, err);
+    c.gs = s->gs;
+    c.program = FV_PROG_PREP;
+    /* COMPAT(freetype): prep runs with backward compatibility off (it is
+     * only switched on when a glyph load starts). */
+    c.backward_compatibility = 0;
+    if (sf->prep.len > 0)
+        st = tt_execute(&c, TT_RANGE_CVT);
+    /* COMPAT(freetype): "the MS rasterizer doesn't allow the following
+     * graphics state variables to be modified by the CVT program". */
+    tt_gs_default(&s->gs);
+    tt_gs saved = c.gs;
+    saved.dv_x = saved.pv_x = saved.fv_x = 0x4000;
+    saved.dv_y = saved.pv_y = saved.fv_y = 0;
+    saved.rp0 = saved.rp1 = saved.rp2 = 0;
+    saved.gep0 = saved.gep1 = saved.gep2 = 1;
+    saved.loop = 1;
+    s->gs = saved;
+    return st;
+}
+
+fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_request *req,
+                         fv_tt_size **out, fv_error *err)
+{
+    fv_error_clear(err);
+    if (!face || !exec || !req || !out || exec->face != face) {
+        if (err)
+            err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    const sfnt_font *sf = face->sf;
+    fv_tt_size *s = fv_mem_calloc(face->mem, sizeof *s);
+    if (!s)
+        goto nomem;
+    s->face = face;
+    s->req = *req;
+    mode_flags(req->mode, &s->mode);
+
+    /* FT_Set_Char_Size at 72 dpi: a zero dimension copies the other, and
+     * each is at least one pixel. */
+    int64_t w = req->x_ppem_26d6, h = req->y_ppem_26d6;
+    if (w == 0)
+        w = h;
+    else if (h == 0)
+        h = w;
+    if (w < 64)
+        w = 64;
+    if (h < 64)
+        h = 64;
+    uint16_t upem = sf->head.units_per_em;
+    s->m.x_scale = fv_divfix(w, upem);
+    s->m.y_scale = fv_divfix(h, upem);
+    s->m.x_ppem = (uint16_t)((w + 32) >> 6);
+    s->m.y_ppem = (uint16_t)((h + 32) >> 6);
+    /* head.flags bit 3: "force ppem to integer values" — FreeType then
+     * rescales from the rounded ppem (tt_size_reset). */
+    if (sf->head.flags & 8) {
+        s->m.x_scale = fv_divfix((int64_t)s->m.x_ppem << 6, upem);
+        s->m.y_scale = fv_divfix((int64_t)s->m.y_ppem << 6, upem);
+    }
+    if (s->m.x_ppem >= s->m.y_ppem) {
+        s->m.scale = s->m.x_scale;
+        s->m.ppem = s->m.x_ppem;
+        s->m.x_ratio = 0x10000;
+        s->m.y_ratio = fv_divfix(s->m.y_ppem, s->m.x_ppem);
+    } else {
+        s->m.scale = s->m.y_scale;
+        s->m.ppem = s->m.y_ppem;
+        s->m.x_ratio = fv_divfix(s->m.x_ppem, s->m.y_ppem);
+        s->m.y_ratio = 0x10000;
+    }
+    s->m.point_size = s->m.ppem * 64; /* FT_MulDiv(ppem, 64 * 72, 72) */
+
+    if (tt_defs_alloc(face->mem, &s->defs, sf->maxp.max_function_defs,
+                      sf->maxp.max_instruction_defs) != FV_OK)
+        goto nomem;
+    s->cvt_size = sf->cvt_count;
+    s->cvt = fv_mem_array(face->mem, (size_t)s->cvt_size + 1, sizeof(int64_t));
+    s->storage_size = sf->maxp.max_storage;
+    s->storage = fv_mem_array(face->mem, (size_t)s->storage_size + 1, sizeof(int64_t));
+    if (!s->cvt || !s->storage)
+        goto nomem;
+    if (tt_zone_alloc(face->mem, &s->twilight,
+                      (uint32_t)sf->maxp.max_twilight_points + TT_TWILIGHT_EXTRA, 0) != FV_OK)
+        goto nomem;
+    tt_gs_default(&s->gs);
+
+    fv_error perr;
+    fv_error_clear(&perr);
+    s->ready = run_fpgm(s, exec, &perr);
+    if (s->ready == FV_OK)
+        s->ready = run_prep(s, exec, &perr);
+    if (s->ready == FV_E_NOMEM)
+        goto nomem;
+    s->ready_err = perr;
+    *out = s;
+    return FV_OK;
+nomem:
+    fv_tt_size_free(s);
+    if (err)
+        err->kind = FV_E_NOMEM;
+    return FV_E_NOMEM;
+}
+
+void fv_tt_size_free(fv_tt_size *s)
+{
+    if (!s)
+        return;
+    fv_mem *m = s->face->mem;
+    tt_defs_free(m, &s->defs);
+    fv_mem_free(m, s->cvt);
+    fv_mem_free(m, s->storage);
+    tt_zone_free(m, &s->twilight);
+    fv_mem_free(m, s);
+}

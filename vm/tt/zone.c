@@ -1,0 +1,35 @@
+/* Zone allocation (the glyph zone and the twilight zone). */
+#include "tt/zone.h"
+
+fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c)
+{
+    tt_zone zero = { 0, 0, NULL, NULL, NULL, NULL, NULL };
+    *z = zero;
+    /* One block per array keeps the freeing simple; n + 1 so that an empty
+     * zone still has valid (never dereferenced) pointers. */
+    z->org = fv_mem_array(mem, (size_t)n + 1, sizeof(tt_vec));
+    z->cur = fv_mem_array(mem, (size_t)n + 1, sizeof(tt_vec));
+    z->orus = fv_mem_array(mem, (size_t)n + 1, sizeof(tt_vec));
+    z->tags = fv_mem_array(mem, (size_t)n + 1, 1);
+    z->contours = fv_mem_array(mem, (size_t)c + 1, sizeof(uint16_t));
+    if (!z->org || !z->cur || !z->orus || !z->tags || !z->contours) {
+        tt_zone_free(mem, z);
+        return FV_E_NOMEM;
+    }
+    z->n_points = n;
+    z->n_contours = c;
+    return FV_OK;
+}
+
+void tt_zone_free(fv_mem *mem, tt_zone *z)
+{
+    fv_mem_free(mem, z->org);
+    fv_mem_free(mem, z->cur);
+    fv_mem_free(mem, z->orus);
+    fv_mem_free(mem, z->tags);
+    fv_mem_free(mem, z->contours);
+    z->org = z->cur = z->orus = NULL;
+    z->tags = NULL;
+    z->contours = NULL;
+    z->n_points = z->n_contours = 0;
+}

@@ -1,0 +1,18 @@
+/* Zones: checked point access.  Every point index from the stack goes
+ * through tt_point_ok before it touches a zone array. */
+#ifndef FV_TT_ZONE_H
+#define FV_TT_ZONE_H
+
+#include "tt/interp.h"
+
+/* FreeType's BOUNDS(p, n): (unsigned)p >= n means invalid. */
+static inline int tt_point_ok(const tt_zone *z, uint64_t p)
+{
+    return p < z->n_points;
+}
+
+/* Allocates a zone of n points and c contours (zeroed). */
+fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c);
+void tt_zone_free(fv_mem *mem, tt_zone *z);
+
+#endif
