@@ -161,6 +161,9 @@ class Runner:
                                      start_new_session=True, cwd=ROOT)
                 with self.lock:
                     self.procs[job.name] = p
+                    if self.stop.is_set():
+                        # Stopped between taking the job and starting it.
+                        p.terminate()
                 timed_out = threading.Event()
                 timer = None
                 if self.job_timeout > 0:
@@ -217,11 +220,13 @@ class Runner:
         os.makedirs(self.rec_dir, exist_ok=True)
         os.makedirs(self.log_dir, exist_ok=True)
         threads = [threading.Thread(target=self.worker, daemon=True) for _ in range(self.nproc)]
-        for t in threads:
-            t.start()
         finished = 0
         m = self.model
         try:
+            # Inside the try: a signal while the workers start must stop
+            # the runners they may already have launched.
+            for t in threads:
+                t.start()
             while finished < len(self.jobs):
                 try:
                     kind, job, data = self.events.get(timeout=0.25)
@@ -251,7 +256,7 @@ class Runner:
             m.interrupted = True
             self.terminate()
             deadline = time.monotonic() + 10
-            while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+            while any(t.is_alive() for t in threads if t.ident is not None) and time.monotonic() < deadline:
                 try:
                     kind, job, data = self.events.get(timeout=0.2)
                 except queue.Empty:
@@ -440,7 +445,7 @@ def main(argv=None):
                 raise cfgmod.ConfigError("nothing to run: no font matches")
             if a.list:
                 for j in jobs:
-                    print(f"{j.name}\t{j.weight}\t{m.name(j.font)}" + (f"\t{m.name(j.texts)}" if j.texts else ""))
+                    print(f"{j.name}\t{j.cases}\t{m.name(j.font)}" + (f"\t{m.name(j.texts)}" if j.texts else ""))
                 return 0
             bins, missing = {}, []
             for e in sorted({j.engine for j in jobs}, reverse=True):
@@ -458,7 +463,7 @@ def main(argv=None):
             os.makedirs(out, exist_ok=True)
             shutil.rmtree(os.path.join(out, "records"), ignore_errors=True)
             shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
-            ncases = sum(j.weight for j in jobs)
+            ncases = sum(j.cases for j in jobs)
             say(f"{len(jobs)} jobs (~{ncases:,} cases) on {a.jobs} core(s); records in {os.path.relpath(out)}/records")
             prog = Progress(jobs)
             r = Runner(jobs, bins, out, m, max(1, a.jobs), job_timeout=a.job_timeout)
