@@ -264,10 +264,14 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
 
 /* Verifies one piece of code.  `is_constraint`: constraint vs action code;
  * `pass_type`: 0 substitution(or line-break), 1 positioning, 2 justification. */
+enum { GRV_PASS_UNKNOWN = 0, GRV_PASS_LINEBREAK, GRV_PASS_SUBSTITUTE, GRV_PASS_POSITIONING,
+       GRV_PASS_JUSTIFICATION };
+
 typedef struct grv_verify_ctx {
     const fv_gr_face *face;
+    const grv_silf *silf;
     int is_constraint;
-    int positioning;
+    int pass_type;       /* GRV_PASS_* (graphite2's passtype) */
     int rule_length;     /* slots in the rule (sort) */
     int pre_context;
     uint32_t pass_index, rule_index;

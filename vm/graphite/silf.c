@@ -271,22 +271,30 @@ fail:
     return st;
 }
 
-static fv_status verify_pass(fv_gr_face *face, uint32_t pi, fv_error *err)
+static fv_status verify_pass(fv_gr_face *face, const grv_silf *s, uint32_t pi, fv_error *err)
 {
-    grv_silf *s = &face->silf;
-    grv_pass *p = &s->passes[pi];
+    const grv_pass *p = &s->passes[pi];
     grv_verify_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.face = face;
-    ctx.positioning = pi >= s->i_pos;
+    ctx.silf = s;
+    /* graphite2's pass types by the Silf pass indexes */
+    ctx.pass_type = pi >= s->i_just  ? GRV_PASS_JUSTIFICATION
+                    : pi >= s->i_pos ? GRV_PASS_POSITIONING
+                    : pi >= s->i_subst ? GRV_PASS_SUBSTITUTE
+                                       : GRV_PASS_LINEBREAK;
     ctx.pass_index = pi;
     fv_status st;
     if (p->pass_constraint.code.len) {
-        ctx.is_constraint = 1;
-        ctx.rule_length = 1;
-        ctx.pre_context = 0;
-        ctx.rule_index = UINT32_MAX;
-        st = grv_verify(&ctx, p->pass_constraint, err);
+        /* COMPAT(graphite2): the pass constraint is checked with rule 0's
+         * pre-context and length, in a pass of unknown type. */
+        grv_verify_ctx pc = ctx;
+        pc.is_constraint = 1;
+        pc.pass_type = GRV_PASS_UNKNOWN;
+        pc.rule_length = p->num_rules ? p->rules[0].sort : 0;
+        pc.pre_context = p->num_rules ? p->rules[0].pre_context : 0;
+        pc.rule_index = UINT32_MAX;
+        st = grv_verify(&pc, p->pass_constraint, err);
         if (st != FV_OK)
             return st;
     }
@@ -310,10 +318,23 @@ static fv_status verify_pass(fv_gr_face *face, uint32_t pi, fv_error *err)
     return FV_OK;
 }
 
+static fv_status silf_verify(fv_gr_face *face, const grv_silf *s, fv_error *err)
+{
+    for (uint32_t i = 0; i < s->num_passes; i++) {
+        fv_status st = verify_pass(face, s, i, err);
+        if (st != FV_OK)
+            return st;
+    }
+    return FV_OK;
+}
+
+static void silf_free(fv_mem *mem, grv_silf *s);
+static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uint32_t version,
+                               uint64_t off0, uint64_t off1, fv_error *err);
+
 fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
 {
     fv_status st = FV_OK;
-    grv_silf *s = &face->silf;
     uint32_t version;
     RD(fv_rd_u32(table, 0, &version), 0, "version");
     if (version < 0x00020000 || version >= 0x00060000)
@@ -323,7 +344,6 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
         if (st != FV_OK)
             return st;
     }
-    s->version = version;
     uint16_t num_silf;
     uint64_t base;
     if (version >= 0x00030000) {
@@ -335,13 +355,41 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     }
     if (num_silf == 0)
         SILF_FAIL(base, "no Silf subtable");
-    uint32_t off0, off1 = (uint32_t)table.len;
-    RD(fv_rd_u32(table, base, &off0), base, "subtable offset");
-    if (num_silf > 1)
-        RD(fv_rd_u32(table, base + 4, &off1), base + 4, "subtable offset");
-    if (off1 < off0 || off1 > table.len)
-        off1 = (uint32_t)table.len;
-    RD(fv_span_sub(table, off0, (uint64_t)off1 - off0, &s->data), off0, "subtable");
+    /* graphite2 loads every subtable and fails the face if any fails; we
+     * keep the first (the one used without a script tag). */
+    for (uint32_t i = 0; i < num_silf; i++) {
+        uint32_t o0, o1 = (uint32_t)table.len;
+        RD(fv_rd_u32(table, base + 4u * i, &o0), base + 4u * i, "subtable offset");
+        if (i + 1 < num_silf)
+            RD(fv_rd_u32(table, base + 4u * (i + 1), &o1), base + 4u * (i + 1), "subtable offset");
+        if (o0 >= table.len || o1 > table.len || o1 < o0)
+            SILF_FAIL(base + 4u * i, "subtable offset out of the table");
+        if (i == 0) {
+            st = load_subtable(face, &face->silf, table, version, o0, o1, err);
+            if (st != FV_OK)
+                return st;
+        } else {
+            grv_silf extra;
+            memset(&extra, 0, sizeof extra);
+            st = load_subtable(face, &extra, table, version, o0, o1, err);
+            if (st == FV_OK)
+                st = silf_verify(face, &extra, err);
+            silf_free(face->mem, &extra);
+            if (st != FV_OK)
+                return st;
+        }
+    }
+    return FV_OK;
+fail:
+    return st;
+}
+
+static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uint32_t version,
+                               uint64_t off0, uint64_t off1, fv_error *err)
+{
+    fv_status st = FV_OK;
+    s->version = version;
+    RD(fv_span_sub(table, off0, off1 - off0, &s->data), off0, "subtable");
     fv_cursor c = fv_cursor_at(s->data, 0);
     uint16_t pass_off = 0, pseudo_off = 0;
     if (version >= 0x00030000) {
@@ -363,10 +411,12 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
         if (fields[i])
             *fields[i] = v;
     }
-    /* graphite2 checks the pass indexes are ordered and within the table. */
-    if (s->i_subst > s->i_pos || s->i_pos > s->i_just || s->i_just > s->num_passes ||
-        (s->i_bidi != 0xff && s->i_bidi > s->num_passes))
-        SILF_FAIL(off0, "pass indexes out of order");
+    /* graphite2: the largest glyph id must be a glyph of the face, and the
+     * justification levels must leave room for the rest. */
+    if (s->max_glyph_id >= face->num_glyphs)
+        SILF_FAIL(off0, "maxGlyphID beyond the font's glyphs");
+    if (c.pos + 8u * s->num_jlevels >= s->data.len)
+        SILF_FAIL(off0 + c.pos, "justification levels run off the subtable");
     for (uint32_t j = 0; j < s->num_jlevels; j++) {
         uint8_t jb[8];
         for (int k = 0; k < 8; k++)
@@ -374,7 +424,8 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
         if (j < GRV_MAX_JLEVELS)
             memcpy(s->jattr[j], jb, 4);
     }
-    RD(fv_cur_u16(&c, &s->num_lig_comp), off0 + c.pos, "numLigComp");
+    /* The field GTF calls numLigComp is the ligature attribute (aLig). */
+    RD(fv_cur_u16(&c, &s->num_lig_comp), off0 + c.pos, "aLig");
     RD(fv_cur_u8(&c, &s->num_user), off0 + c.pos, "numUserDefn");
     RD(fv_cur_u8(&c, &s->max_comp_per_lig), off0 + c.pos, "maxCompPerLig");
     RD(fv_cur_u8(&c, &s->direction), off0 + c.pos, "direction");
@@ -385,29 +436,43 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     uint8_t ncrit, nscript;
     RD(fv_cur_u8(&c, &ncrit), off0 + c.pos, "numCritFeatures");
     RD(fv_cur_skip(&c, 2u * ncrit + 1u), off0 + c.pos, "critFeatures");
+    if (c.pos >= s->data.len)
+        SILF_FAIL(off0 + c.pos, "critical features run off the subtable");
     RD(fv_cur_u8(&c, &nscript), off0 + c.pos, "numScriptTag");
     RD(fv_cur_skip(&c, 4u * nscript), off0 + c.pos, "scriptTags");
+    if (c.pos + 2 + 4 >= s->data.len)
+        SILF_FAIL(off0 + c.pos, "script tags run off the subtable");
     RD(fv_cur_u16(&c, &s->lb_gid), off0 + c.pos, "lbGID");
-    if (version >= 0x00030000 && pass_off != c.pos)
-        SILF_FAIL(off0 + c.pos, "passOffset does not match the header");
-    if (s->num_passes > GRV_MAX_PASSES)
-        SILF_FAIL(off0, "too many passes");
+    (void)pass_off;
+    uint64_t opass_pos = c.pos;
+    uint32_t passes_start;
+    RD(fv_rd_u32(s->data, opass_pos, &passes_start), off0 + c.pos, "pass offsets");
+    /* graphite2's subtable sanity checks, in its order. */
+    uint32_t nattrs = face->num_attrs;
+    if (s->attr_pseudo >= nattrs || s->attr_break >= nattrs || s->attr_dir >= nattrs ||
+        s->attr_mirror >= nattrs || (s->attr_collisions && (int)s->attr_collisions >= (int)nattrs - 5) ||
+        s->num_passes > GRV_MAX_PASSES || passes_start >= s->data.len ||
+        s->i_pos < s->i_subst || s->i_pos > s->num_passes || s->i_subst > s->num_passes ||
+        s->i_just < s->i_pos || s->i_just > s->num_passes ||
+        (s->i_bidi != 0xff && (s->i_bidi < s->i_just || s->i_bidi > s->num_passes)) ||
+        s->num_lig_comp > 127)
+        SILF_FAIL(off0, "subtable header out of range (attributes, pass indexes or aLig)");
     uint32_t *opass = fv_mem_array(face->mem, (size_t)s->num_passes + 1, sizeof(uint32_t));
     if (!opass)
         SILF_FAIL(off0, "out of memory");
     for (uint32_t i = 0; i <= s->num_passes; i++) {
-        if (fv_cur_u32(&c, &opass[i]) != FV_OK ||
-            (i && opass[i] < opass[i - 1]) || opass[i] > s->data.len) {
+        if (fv_cur_u32(&c, &opass[i]) != FV_OK) {
             fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + c.pos, "pass offsets");
         }
     }
-    if (version >= 0x00030000 && pseudo_off != c.pos) {
-        fv_mem_free(face->mem, opass);
-        SILF_FAIL(off0 + c.pos, "pseudosOffset does not match the header");
-    }
+    (void)pseudo_off;
     RD(fv_cur_u16(&c, &s->num_pseudo), off0 + c.pos, "numPseudo");
     RD(fv_cur_skip(&c, 6), off0 + c.pos, "pseudo search header");
+    if (c.pos + 6u * s->num_pseudo >= passes_start) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0 + c.pos, "pseudo map runs into the passes");
+    }
     s->pseudos = fv_mem_array(face->mem, s->num_pseudo ? s->num_pseudo : 1, sizeof(grv_pseudo));
     if (!s->pseudos) {
         fv_mem_free(face->mem, opass);
@@ -416,66 +481,88 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     for (uint32_t i = 0; i < s->num_pseudo; i++) {
         /* COMPAT(graphite2): pseudo map entries carry a 32-bit code point
          * in every version 2+ table (fonts in the wild do so). */
-        if (fv_cur_u32(&c, &s->pseudos[i].unicode) != FV_OK) {
-            fv_mem_free(face->mem, opass);
-            SILF_FAIL(off0 + c.pos, "pseudo map");
-        }
-        if (fv_cur_u16(&c, &s->pseudos[i].gid) != FV_OK) {
-            fv_mem_free(face->mem, opass);
-            SILF_FAIL(off0 + c.pos, "pseudo map");
-        }
+        (void)fv_cur_u32(&c, &s->pseudos[i].unicode);
+        (void)fv_cur_u16(&c, &s->pseudos[i].gid);
     }
-    /* Class map. */
+    /* Class map (graphite2's checks): offsets are from the class map start;
+     * the first must point just past the offset array, none past the last;
+     * linear classes must not overlap backwards; lookup classes must hold
+     * their pairs and a consistent search header. */
     uint64_t cls_start = c.pos;
-    if (fv_cur_u16(&c, &s->num_classes) != FV_OK || fv_cur_u16(&c, &s->num_linear) != FV_OK ||
-        s->num_linear > s->num_classes) {
+    uint64_t data_len = passes_start > cls_start ? passes_start - cls_start : 0;
+    uint32_t wide = version >= 0x00040000 ? 4 : 2;
+    if (data_len < 4 || fv_cur_u16(&c, &s->num_classes) != FV_OK ||
+        fv_cur_u16(&c, &s->num_linear) != FV_OK || s->num_linear > s->num_classes ||
+        ((uint64_t)s->num_classes + 1) * wide > data_len - 4) {
         fv_mem_free(face->mem, opass);
-        SILF_FAIL(off0 + c.pos, "class map header");
+        SILF_FAIL(off0 + cls_start, "class map header");
     }
+    uint64_t cls_off = 4 + (uint64_t)wide * (s->num_classes + 1u);
     s->class_off = fv_mem_array(face->mem, (size_t)s->num_classes + 1, sizeof(uint32_t));
     if (!s->class_off) {
         fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
-    uint64_t cls_end = opass[0];
+    uint64_t max_off = 0;
     for (uint32_t i = 0; i <= s->num_classes; i++) {
         uint32_t o = 0;
         uint16_t o16 = 0;
-        fv_status r;
-        if (version >= 0x00040000) {
-            r = fv_cur_u32(&c, &o);
+        if (wide == 4) {
+            (void)fv_rd_u32(s->data, cls_start + 4 + 4u * i, &o);
         } else {
-            r = fv_cur_u16(&c, &o16);
+            (void)fv_rd_u16(s->data, cls_start + 4 + 2u * i, &o16);
             o = o16;
         }
-        if (r != FV_OK || (o & 1u) || cls_start + o > cls_end || (i && o < s->class_off[i - 1] * 2u)) {
+        if (i == 0 && o != cls_off) {
             fv_mem_free(face->mem, opass);
-            SILF_FAIL(off0 + c.pos, "class offsets");
+            SILF_FAIL(off0 + cls_start, "class offsets misaligned");
         }
-        s->class_off[i] = o / 2u;
-        if (i == 0 && cls_start + o < c.pos + 4u * (s->num_classes - i)) {
-            /* offsets start after the offset array (checked loosely below) */
+        if (o < cls_off) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + cls_start, "class offset before the class data");
         }
+        s->class_off[i] = (uint32_t)((o - cls_off) / 2u);
     }
-    /* class data in u16 units from cls_start */
-    uint32_t nwords = s->class_off[s->num_classes];
-    s->class_data_len = nwords;
-    s->class_data = fv_mem_array(face->mem, nwords ? nwords : 1, sizeof(uint16_t));
+    max_off = s->class_off[s->num_classes];
+    if (max_off > (data_len - cls_off) / 2u) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0 + cls_start, "class data past the class map");
+    }
+    for (uint32_t i = 0; i <= s->num_classes; i++)
+        if (s->class_off[i] > max_off) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + cls_start, "class offset past the class data");
+        }
+    if (max_off < (uint64_t)s->num_linear + (uint64_t)(s->num_classes - s->num_linear) * 6u) {
+        fv_mem_free(face->mem, opass);
+        SILF_FAIL(off0 + cls_start, "class data too small");
+    }
+    for (uint32_t i = 0; i < s->num_linear; i++)
+        if (s->class_off[i] > s->class_off[i + 1]) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + cls_start, "linear class offsets decrease");
+        }
+    s->class_data_len = (uint32_t)max_off;
+    s->class_data = fv_mem_array(face->mem, max_off ? max_off : 1, sizeof(uint16_t));
     if (!s->class_data) {
         fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
-    for (uint32_t i = 0; i < nwords; i++)
-        if (fv_rd_u16(s->data, cls_start + 2u * i, &s->class_data[i]) != FV_OK) {
-            fv_mem_free(face->mem, opass);
-            SILF_FAIL(off0 + cls_start, "class data");
-        }
+    for (uint32_t i = 0; i < max_off; i++)
+        (void)fv_rd_u16(s->data, cls_start + cls_off + 2u * i, &s->class_data[i]);
     for (uint32_t i = s->num_linear; i < s->num_classes; i++) {
-        /* non-linear: numIDs, searchRange, entrySelector, rangeShift, pairs */
-        uint32_t a = s->class_off[i], e = s->class_off[i + 1];
-        if (e - a < 4 || s->class_data[a] > (e - a - 4) / 2) {
+        uint32_t o = s->class_off[i];
+        const uint16_t *lk = s->class_data + o;
+        if ((uint64_t)o + 4 > max_off || lk[0] == 0 || (uint64_t)lk[0] * 2 + o + 4 > max_off ||
+            (uint16_t)(lk[3] + lk[1]) != lk[0] || ((s->class_off[i + 1] - o) & 1u) != 0) {
             fv_mem_free(face->mem, opass);
-            SILF_FAIL(off0 + cls_start + 2u * a, "lookup class");
+            SILF_FAIL(off0 + cls_start, "lookup class header");
+        }
+    }
+    for (uint32_t i = 0; i < s->num_passes; i++) {
+        if (opass[i] > opass[i + 1] || opass[i] < passes_start || opass[i + 1] > s->data.len) {
+            fv_mem_free(face->mem, opass);
+            SILF_FAIL(off0 + opass_pos + 4u * i, "pass offsets");
         }
     }
     s->passes = fv_mem_array(face->mem, s->num_passes ? s->num_passes : 1, sizeof(grv_pass));
@@ -498,18 +585,11 @@ fail:
 
 fv_status grv_silf_verify(fv_gr_face *face, fv_error *err)
 {
-    for (uint32_t i = 0; i < face->silf.num_passes; i++) {
-        fv_status st = verify_pass(face, i, err);
-        if (st != FV_OK)
-            return st;
-    }
-    return FV_OK;
+    return silf_verify(face, &face->silf, err);
 }
 
-void grv_silf_free(fv_gr_face *face)
+static void silf_free(fv_mem *mem, grv_silf *s)
 {
-    grv_silf *s = &face->silf;
-    fv_mem *mem = face->mem;
     if (s->passes) {
         for (uint32_t i = 0; i < s->num_passes; i++) {
             grv_pass *p = &s->passes[i];
@@ -528,20 +608,25 @@ void grv_silf_free(fv_gr_face *face)
     memset(s, 0, sizeof *s);
 }
 
+void grv_silf_free(fv_gr_face *face)
+{
+    silf_free(face->mem, &face->silf);
+}
+
 int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index)
 {
     if (cls >= silf->num_classes || index < 0)
         return 0;
-    uint32_t a = silf->class_off[cls], e = silf->class_off[cls + 1];
+    uint32_t loc = silf->class_off[cls], e = silf->class_off[cls + 1];
     if (cls < silf->num_linear) {
-        if ((uint32_t)index < e - a)
-            return silf->class_data[a + (uint32_t)index];
+        if ((uint32_t)index < e - loc)
+            return silf->class_data[loc + (uint32_t)index];
         return 0;
     }
-    uint32_t n = silf->class_data[a];
-    for (uint32_t i = 0; i < n; i++)
-        if (silf->class_data[a + 4 + 2 * i + 1] == (uint32_t)index)
-            return silf->class_data[a + 4 + 2 * i];
+    /* a lookup class used for output: scan its pairs for the index */
+    for (uint32_t i = loc + 4; i + 1 < e && i + 1 < silf->class_data_len; i += 2)
+        if (silf->class_data[i + 1] == (uint32_t)index)
+            return silf->class_data[i];
     return 0;
 }
 
@@ -549,25 +634,24 @@ int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid)
 {
     if (cls >= silf->num_classes)
         return -1;
-    uint32_t a = silf->class_off[cls], e = silf->class_off[cls + 1];
+    uint32_t loc = silf->class_off[cls], e = silf->class_off[cls + 1];
     if (cls < silf->num_linear) {
-        for (uint32_t i = a; i < e; i++)
+        for (uint32_t i = loc; i < e; i++)
             if (silf->class_data[i] == gid)
-                return (int32_t)(i - a);
+                return (int32_t)(i - loc);
         return -1;
     }
-    uint32_t n = silf->class_data[a];
-    /* pairs are sorted by glyph: binary search */
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        uint16_t g = silf->class_data[a + 4 + 2 * mid];
-        if (g == gid)
-            return silf->class_data[a + 4 + 2 * mid + 1];
-        if (g < gid)
-            lo = mid + 1;
-        else
+    /* COMPAT(graphite2): its binary search over the (glyph, index) pairs:
+     * halve the pair range keeping the lower half when the middle glyph is
+     * greater; only an exact final match counts (load checked that the
+     * pairs fit in the class data). */
+    uint32_t lo = loc + 4, hi = lo + 2u * silf->class_data[loc];
+    do {
+        uint32_t mid = lo + (((hi - lo) / 2u) & ~1u);
+        if (silf->class_data[mid] > gid)
             hi = mid;
-    }
-    return -1;
+        else
+            lo = mid;
+    } while (hi - lo > 2);
+    return silf->class_data[lo] == gid ? silf->class_data[lo + 1] : -1;
 }
