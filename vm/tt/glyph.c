@@ -208,6 +208,10 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
         }
         for (uint32_t i = 0; i < nc; i++)
             z.contours[i] = g->end_points[i];
+        /* The scaled phantoms stand unless the hinted ones are taken over
+         * (not in v40 backward-compatibility mode). */
+        for (uint32_t i = 0; i < 4; i++)
+            L->pp[i] = z.cur[np + i];
         st = hint_zone(L, &z, g->instructions, 0);
         if (st == FV_OK) {
             for (uint32_t i = 0; i < np; i++) {

@@ -41,7 +41,8 @@ fv_status tt_ins_delta(tt_ctx *c, int64_t *args)
         int64_t step = (int64_t)((uint64_t)b & 0xF) - 8;
         if (step >= 0)
             step++;
-        step = tt_mul(step, (int64_t)1 << c->gs.delta_shift);
+        /* Steps of 1 / 2^delta_shift pixel, in 26.6. */
+        step = step * 64 / ((int64_t)1 << c->gs.delta_shift);
         if (!is_point) {
             fv_status w = tt_cvt_move(c, (uint32_t)a_raw, step);
             if (w != FV_OK)
