@@ -6,6 +6,7 @@
  *   [3]    bit 0 right-to-left, bit 1 language 'ENG ', bit 2 a feature
  *   [4..5] feature id index (a small number or the first Feat id + k)
  *   [6..7] feature value (signed) */
+#include <string.h>
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "fuzz.h"
@@ -38,8 +39,16 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     if (fv_gr_face_new(font, &face, &err) == FV_OK) {
         uint8_t flags = fvfuzz_u8(&in, 3);
         fv_gr_feature_setting feat = {fvfuzz_u16(&in, 4), (int16_t)fvfuzz_u16(&in, 6)};
-        fv_gr_shape_request req = {text, n, &feat, (flags & 4) ? 1u : 0u,
-                                   (flags & 2) ? 0x454E4720u : 0u, flags & 1};
+        fv_gr_shape_request req;
+        memset(&req, 0, sizeof req);
+        req.text = text;
+        req.length = n;
+        req.features = &feat;
+        req.num_features = (flags & 4) ? 1u : 0u;
+        req.lang = (flags & 2) ? 0x454E4720u : 0u;
+        req.rtl = flags & 1;
+        /* Justification to 50..177% of the natural width for 1 input in 8. */
+        req.justify_percent = (flags & 0x38) == 0x38 ? (float)(50 + (flags >> 1)) : 0.0f;
         fv_gr_segment *seg = NULL;
         if (fv_gr_shape(face, &req, &seg, &err) == FV_OK) {
             double sum = seg->advance_x + seg->advance_y;

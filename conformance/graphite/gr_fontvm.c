@@ -21,7 +21,14 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
     }
     /* `rtl` carries graphite2's direction bits unchanged (bit 0 right to
      * left, bit 1 no bidi), as HarfBuzz passes them. */
-    fv_gr_shape_request r = {req->text, req->length, nf ? feats : NULL, nf, lang, req->rtl};
+    fv_gr_shape_request r;
+    memset(&r, 0, sizeof r); /* fields added later (justification) stay off */
+    r.text = req->text;
+    r.length = req->length;
+    r.features = nf ? feats : NULL;
+    r.num_features = nf;
+    r.lang = lang;
+    r.rtl = req->rtl;
     fv_gr_segment *seg = NULL;
     fv_error err;
     fv_error_clear(&err);

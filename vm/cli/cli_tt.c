@@ -41,13 +41,7 @@ int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6)
 
 int cli_tt_parse_mode(const char *s, fv_tt_mode *mode)
 {
-#ifdef FONTVM_CLI_WITHOUT_TT /* until vm/tt links; see conformance/tt/CMakeLists.txt */
-    (void)s;
-    (void)mode;
-    return -1;
-#else
     return fv_tt_mode_parse(s, mode) == 0 ? 0 : -1;
-#endif
 }
 
 double cli_tt_now(void)

@@ -12,21 +12,6 @@
  * ratio fontvm/FreeType (> 1: fontvm is faster) and fontvm's peak memory for
  * each loaded font. */
 
-/* Until vm/tt has sources, conformance/tt/CMakeLists.txt defines
- * FONTVM_CLI_WITHOUT_TT so the CLI still links; the command then says so. */
-#ifdef FONTVM_CLI_WITHOUT_TT
-#include <stdio.h>
-
-#include "cli.h"
-
-int cmd_bench(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "fontvm bench: this build has no TrueType interpreter (vm/tt is not built)\n");
-    return CLI_PROBLEM;
-}
-#else
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -43,8 +28,6 @@ int cmd_bench(int argc, char **argv)
 #include FT_MODULE_H
 #include FT_SIZES_H
 #endif
-
-/* Defined in cmd_hint.c. */
 
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_FONTS 256
@@ -307,4 +290,3 @@ int cmd_bench(int argc, char **argv)
     }
     return rc;
 }
-#endif /* FONTVM_CLI_WITHOUT_TT */

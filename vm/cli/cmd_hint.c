@@ -8,24 +8,9 @@
  *   {"gid":36,"ppem":12,"mode":"v40","advance":512,"points":[[438,0],...],"error":null}
  * --quiet: one summary line.
  *
- * This file also holds the TrueType argument helpers shared with `trace` and
- * `bench` (each of those files declares the ones it uses). */
+ * The TrueType argument helpers shared with `trace` and `bench` are in
+ * cli_tt.c. */
 
-/* Until vm/tt has sources, conformance/tt/CMakeLists.txt defines
- * FONTVM_CLI_WITHOUT_TT so the CLI still links; the command then says so. */
-#ifdef FONTVM_CLI_WITHOUT_TT
-#include <stdio.h>
-
-#include "cli.h"
-
-int cmd_hint(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "fontvm hint: this build has no TrueType interpreter (vm/tt is not built)\n");
-    return CLI_PROBLEM;
-}
-#else
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <errno.h>
@@ -303,4 +288,3 @@ done:
     fv_font_close(font);
     return rc;
 }
-#endif /* FONTVM_CLI_WITHOUT_TT */

@@ -42,6 +42,8 @@ static const char help[] =
     "  --format gr2log the log of `gr2fonttest -log`, positions scaled to\n"
     "                  --ppem (default 12, gr2fonttest's 12pt at 72dpi)\n"
     "  --format text   a readable table in font units (the default)\n"
+    "  --justify P     justify the segment to P% of its natural width, as\n"
+    "                  gr2fonttest -j P does (gr_seg_justify)\n"
 #ifdef FONTVM_CLI_WITH_REFERENCES
     "  --engine        fontvm (default) or graphite2, the reference library\n"
 #endif
@@ -58,7 +60,6 @@ typedef struct shp_slot {
     double x, y;                /* font units */
     int32_t parent;             /* attached-to slot index, -1 if none */
     int32_t attach_x, attach_y; /* attachment point on the parent */
-    int attach_unknown;         /* the engine does not report attach_x/y */
     int32_t insert, break_weight;
     int32_t before, after;
 } shp_slot;
@@ -84,6 +85,7 @@ typedef struct shp_opts {
     out_format format;
     double ppem;
     uint16_t upem;
+    uint32_t justify_percent;   /* gr2fonttest -j: 0 = off */
 } shp_opts;
 
 static void result_free(shp_result *r)
@@ -93,7 +95,6 @@ static void result_free(shp_result *r)
     memset(r, 0, sizeof *r);
 }
 
-#if defined(FONTVM_CLI_WITH_GRAPHITE) || defined(FONTVM_CLI_WITH_REFERENCES)
 static int result_alloc(shp_result *r, size_t slots, size_t chars)
 {
     r->slots = calloc(slots ? slots : 1, sizeof *r->slots);
@@ -106,7 +107,6 @@ static int result_alloc(shp_result *r, size_t slots, size_t chars)
     }
     return 0;
 }
-#endif
 
 /* ---- input ---- */
 
@@ -226,14 +226,18 @@ typedef struct engine {
 #endif
 } engine;
 
-/* FONTVM_CLI_WITH_GRAPHITE is set (conformance/graphite/CMakeLists.txt) once
- * vm/graphite provides fv_gr_*; until then only --engine graphite2 works. */
-#ifdef FONTVM_CLI_WITH_GRAPHITE
 static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
                          shp_result *r)
 {
-    fv_gr_shape_request req = {text, n, o->num_features ? o->features : NULL, o->num_features,
-                               o->lang, o->rtl};
+    fv_gr_shape_request req;
+    memset(&req, 0, sizeof req);
+    req.text = text;
+    req.length = n;
+    req.features = o->num_features ? o->features : NULL;
+    req.num_features = o->num_features;
+    req.lang = o->lang;
+    req.rtl = o->rtl;
+    req.justify_percent = (float)o->justify_percent;
     fv_gr_segment *seg = NULL;
     fv_error err;
     fv_error_clear(&err);
@@ -249,12 +253,8 @@ static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, siz
             d->x = s->x;
             d->y = s->y;
             d->parent = s->attached_to;
-#ifdef FV_GR_SLOT_HAS_ATTACH_OFFSETS
-            d->attach_x = s->attach_x;
-            d->attach_y = s->attach_y;
-#else
-            d->attach_unknown = 1;
-#endif
+            d->attach_x = (int32_t)s->attach_x;
+            d->attach_y = (int32_t)s->attach_y;
             d->insert = s->insert;
             d->break_weight = s->break_weight;
             d->before = s->before;
@@ -271,14 +271,6 @@ static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, siz
     }
     fv_gr_segment_free(e->face, seg);
 }
-#else
-static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
-                         shp_result *r)
-{
-    (void)e, (void)o, (void)text, (void)n;
-    snprintf(r->error, sizeof r->error, "this fontvm was built without its Graphite engine");
-}
-#endif
 
 #ifdef FONTVM_CLI_WITH_REFERENCES
 static void shape_graphite2(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
@@ -368,15 +360,8 @@ static void print_gr2log(FILE *out, const shp_opts *o, const int *feature_known,
     fputs("pos  gid   attach\t     x\t     y\tins bw\t  chars\t\tUnicode\t\n", out);
     for (size_t i = 0; i < r->num_slots; i++) {
         const shp_slot *s = &r->slots[i];
-        /* fontvm's slot info has no attachment point yet (needs
-         * FV_GR_SLOT_HAS_ATTACH_OFFSETS): for attached slots say so rather
-         * than print zeros; unattached slots read 0,0 in every peer log. */
-        if (s->attach_unknown && s->parent >= 0) {
-            fprintf(out, "%02zu  %4u%4d@?,?", i, (unsigned)s->gid, (int)s->parent);
-        } else {
-            fprintf(out, "%02zu  %4u%4d@%d,%d", i, (unsigned)s->gid, (int)s->parent,
-                    s->attach_unknown ? 0 : (int)s->attach_x, s->attach_unknown ? 0 : (int)s->attach_y);
-        }
+        fprintf(out, "%02zu  %4u%4d@%d,%d", i, (unsigned)s->gid, (int)s->parent, (int)s->attach_x,
+                (int)s->attach_y);
         fprintf(out, "\t%6.1f\t%6.1f\t%2d %3d\t%3d %3d\t%7x\t%7x\n",
                 (double)(float)(s->x * scale), (double)(float)(s->y * scale), (int)s->insert,
                 (int)s->break_weight, (int)s->before, (int)s->after,
@@ -546,6 +531,9 @@ int cmd_shape(int argc, char **argv)
                 j.o.format = FMT_TEXT;
             else
                 return cli_usage_error("shape", "--format is json, gr2log or text");
+        } else if (!strcmp(a, "--justify") && has_value) {
+            if (cli_parse_uint(argv[++i], 10000, &j.o.justify_percent) || j.o.justify_percent == 0)
+                return cli_usage_error("shape", "--justify needs a positive percentage");
         } else if (!strcmp(a, "--ppem") && has_value) {
             uint32_t p;
             if (cli_parse_uint(argv[++i], 100000, &p) || p == 0)
@@ -601,16 +589,10 @@ int cmd_shape(int argc, char **argv)
     } else
 #endif
     {
-#ifdef FONTVM_CLI_WITH_GRAPHITE
         if (fv_gr_face_new(j.e.font, &j.e.face, &err) != FV_OK) {
             rc = cli_fail(path, &err);
             goto done;
         }
-#else
-        fprintf(stderr, "fontvm shape: this fontvm was built without its Graphite engine\n");
-        rc = CLI_PROBLEM;
-        goto done;
-#endif
     }
     for (size_t i = 0; i < j.o.num_features; i++) {
 #ifdef FONTVM_CLI_WITH_REFERENCES
@@ -649,10 +631,8 @@ done:
     if (j.e.gr)
         gr_face_destroy(j.e.gr);
 #endif
-#ifdef FONTVM_CLI_WITH_GRAPHITE
     if (j.e.face)
         fv_gr_face_free(j.e.face);
-#endif
     fv_font_close(j.e.font);
     free(j.cps);
     return rc;

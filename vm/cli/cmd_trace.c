@@ -11,28 +11,11 @@
  * fpgm runs when the face is made, before a trace can be attached, so it is
  * not shown. */
 
-/* Until vm/tt has sources, conformance/tt/CMakeLists.txt defines
- * FONTVM_CLI_WITHOUT_TT so the CLI still links; the command then says so. */
-#ifdef FONTVM_CLI_WITHOUT_TT
-#include <stdio.h>
-
-#include "cli.h"
-
-int cmd_trace(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "fontvm trace: this build has no TrueType interpreter (vm/tt is not built)\n");
-    return CLI_PROBLEM;
-}
-#else
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "fontvm/tt.h"
-
-/* Defined in cmd_hint.c. */
 
 /* How many values of the stack top are printed. */
 #define TRACE_STACK_SHOWN 4
@@ -232,4 +215,3 @@ done:
     fv_font_close(font);
     return rc;
 }
-#endif /* FONTVM_CLI_WITHOUT_TT */

@@ -1,0 +1,146 @@
+/* fontvm disasm FONT [--table fpgm|prep|glyf] [--glyph N] [--graphite]:
+ * TrueType programs as mnemonics with offsets, or Graphite pass code. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "graphite/disasm.h"
+#include "sfnt/font.h"
+#include "tt/opcodes.h"
+
+static const char help[] =
+    "usage: fontvm disasm FONT [--face N] [--table fpgm|prep|glyf] [--glyph N]\n"
+    "       fontvm disasm FONT [--face N] --graphite\n\n"
+    "Disassembles TrueType programs: with no --table, fpgm and prep; with\n"
+    "--table glyf, the glyph program of --glyph N, or of every glyph that has\n"
+    "one.  Each line is 'offset: MNEMONIC[flags] inline-values', indented by\n"
+    "FDEF/IDEF and IF nesting.  --graphite prints every Graphite pass's rules\n"
+    "with their constraint and action code.\n"
+    "Exit status 2 when the font or a program cannot be read (the program is\n"
+    "printed up to the bad instruction).\n";
+
+/* Disassembles one program to stdout; returns FV_OK or the decode error
+ * (with pc and program filled in err). */
+static fv_status disasm_program(const char *title, fv_program prog, uint32_t glyph, fv_span code,
+                                fv_error *err)
+{
+    printf("%s (%zu bytes)\n", title, code.len);
+    int depth = 0;
+    for (uint32_t pc = 0; pc < code.len;) {
+        tt_insn in;
+        fv_status st = tt_decode(code, pc, &in);
+        if (st != FV_OK) {
+            fv_error_clear(err);
+            err->kind = st;
+            err->program = prog;
+            err->glyph = glyph;
+            err->pc = pc;
+            err->opcode = code.data[pc];
+            tt_format_mnemonic(code.data[pc], err->opname, sizeof err->opname);
+            snprintf(err->detail, sizeof err->detail, "inline data runs past the end of the program");
+            return st;
+        }
+        char name[32];
+        tt_format_mnemonic(in.opcode, name, sizeof name);
+        const char *base = tt_opcode_name(in.opcode);
+        int closes = strcmp(base, "ENDF") == 0 || strcmp(base, "EIF") == 0 || strcmp(base, "ELSE") == 0;
+        if (closes && depth > 0)
+            depth--;
+        printf("  %5" PRIu32 ": %*s%s", pc, 2 * depth, "", name);
+        for (uint32_t i = 0; i < in.num_values; i++)
+            printf(" %" PRId32, tt_insn_value(&in, i));
+        putchar('\n');
+        if (strcmp(base, "FDEF") == 0 || strcmp(base, "IDEF") == 0 || strcmp(base, "IF") == 0 ||
+            strcmp(base, "ELSE") == 0)
+            depth++;
+        pc += in.length;
+    }
+    return FV_OK;
+}
+
+/* Prints every glyph program (or just `only` when it is not FV_NO_VALUE). */
+static int disasm_glyphs(fv_font *font, uint32_t only)
+{
+    const sfnt_font *s = fv_font_sfnt(font);
+    if (!s->loca) {
+        fprintf(stderr, "fontvm disasm: the font has no glyf table\n");
+        return CLI_BAD_INPUT;
+    }
+    uint32_t first = only == FV_NO_VALUE ? 0 : only, last = only == FV_NO_VALUE ? s->maxp.num_glyphs : only + 1;
+    for (uint32_t g = first; g < last; g++) {
+        sfnt_glyph gl;
+        fv_error err;
+        if (sfnt_glyph_load(s, g, fv_font_mem(font), &gl, &err) != FV_OK)
+            return cli_fail("disasm", &err);
+        char title[64];
+        snprintf(title, sizeof title, "glyf[%" PRIu32 "]%s", g, gl.num_contours < 0 ? " composite" : "");
+        fv_status st = FV_OK;
+        if (gl.instructions.len || only != FV_NO_VALUE)
+            st = disasm_program(title, FV_PROG_GLYF, g, gl.instructions, &err);
+        sfnt_glyph_free(fv_font_mem(font), &gl);
+        if (st != FV_OK)
+            return cli_fail("disasm", &err);
+    }
+    return CLI_OK;
+}
+
+int cmd_disasm(int argc, char **argv)
+{
+    const char *path = NULL, *table = NULL;
+    uint32_t face = 0, glyph = FV_NO_VALUE;
+    int graphite = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(help, stdout);
+            return CLI_OK;
+        } else if (strcmp(argv[i], "--face") == 0 && i + 1 < argc) {
+            if (cli_parse_uint(argv[++i], 0xFFFF, &face))
+                return cli_usage_error("disasm", "--face needs a number");
+        } else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc) {
+            table = argv[++i];
+            if (strcmp(table, "fpgm") && strcmp(table, "prep") && strcmp(table, "glyf"))
+                return cli_usage_error("disasm", "--table is fpgm, prep or glyf");
+        } else if (strcmp(argv[i], "--glyph") == 0 && i + 1 < argc) {
+            if (cli_parse_uint(argv[++i], 0xFFFF, &glyph))
+                return cli_usage_error("disasm", "--glyph needs a glyph id");
+        } else if (strcmp(argv[i], "--graphite") == 0) {
+            graphite = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("disasm", "unknown option or missing value");
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return cli_usage_error("disasm", "one font at a time");
+        }
+    }
+    if (!path)
+        return cli_usage_error("disasm", "missing FONT");
+    if (glyph != FV_NO_VALUE && table && strcmp(table, "glyf") != 0)
+        return cli_usage_error("disasm", "--glyph goes with --table glyf");
+    fv_font *font;
+    int rc = cli_open_font(path, face, &font);
+    if (rc)
+        return rc;
+    const sfnt_font *s = fv_font_sfnt(font);
+    fv_error err;
+    if (graphite) {
+        if (grv_disasm(font, stdout, &err) != FV_OK)
+            rc = cli_fail("disasm", &err);
+    } else if (glyph != FV_NO_VALUE && glyph >= s->maxp.num_glyphs) {
+        fprintf(stderr, "fontvm disasm: glyph %" PRIu32 " is beyond the font's %u glyphs\n", glyph,
+                s->maxp.num_glyphs);
+        rc = CLI_BAD_INPUT;
+    } else if ((table && strcmp(table, "glyf") == 0) || glyph != FV_NO_VALUE) {
+        rc = disasm_glyphs(font, glyph);
+    } else {
+        if (!table || strcmp(table, "fpgm") == 0)
+            if (disasm_program("fpgm", FV_PROG_FPGM, FV_NO_VALUE, s->fpgm, &err) != FV_OK)
+                rc = cli_fail("disasm", &err);
+        if (rc == CLI_OK && (!table || strcmp(table, "prep") == 0))
+            if (disasm_program("prep", FV_PROG_PREP, FV_NO_VALUE, s->prep, &err) != FV_OK)
+                rc = cli_fail("disasm", &err);
+    }
+    fv_font_close(font);
+    return rc;
+}
