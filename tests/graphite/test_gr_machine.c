@@ -44,6 +44,7 @@ static void test_push(void **state)
     EXPR(65534, PSU, 0xff, 0xfe, RET);
     EXPR(0x12345678, PL, 0x12, 0x34, 0x56, 0x78, RET);
     EXPR(0x00030000, GRV_OP_PUSH_VERSION, RET);
+    EXPR(1, GRV_OP_PUSH_PROC_STATE, 0, RET);
 }
 
 static void test_arith_wraps(void **state)

@@ -480,6 +480,10 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
         case GRV_OP_PUSH_VERSION:
             PUSH(GRV_ENGINE_VERSION);
             break;
+        case GRV_OP_PUSH_PROC_STATE:
+            /* COMPAT(graphite2): a stub that pushes 1 */
+            PUSH(1);
+            break;
         case GRV_OP_POP_RET:
             NEED(1);
             returned = 1;

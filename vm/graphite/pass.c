@@ -8,9 +8,9 @@
 
 typedef struct grv_fsm {
     grv_slotmap map;
-    uint16_t rules[256];
+    uint16_t rules[128];
     uint32_t num_rules;
-    uint16_t tmp[256];
+    uint16_t tmp[128];
 } grv_fsm;
 
 static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
@@ -39,31 +39,46 @@ static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
     fv_mem_free(seg->mem, g);
 }
 
-/* Merges a success state's (sorted) rule list into the accumulated list. */
+#define GRV_MAX_RULES 128 /* FiniteStateMachine::MAX_RULES: candidate rules kept per match */
+
+/* Merges a success state's sorted rule list into the accumulated list, as
+ * graphite2 does: a rule already there is not repeated, and at most
+ * GRV_MAX_RULES are kept (a state contributes at most that many too). */
 static void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
 {
     uint32_t a = p->state_rule_off[state], e = p->state_rule_off[state + 1];
+    if (e - a > GRV_MAX_RULES)
+        e = a + GRV_MAX_RULES;
+    if (a == e)
+        return;
     uint32_t i = 0, j = a, n = 0;
-    while ((i < fsm->num_rules || j < e) && n < 256) {
-        uint16_t pick;
-        if (j >= e) {
-            pick = fsm->rules[i++];
-        } else if (i >= fsm->num_rules) {
-            pick = p->state_rules[j++];
+    while (i < fsm->num_rules && n < GRV_MAX_RULES) {
+        uint16_t x = fsm->rules[i], y = p->state_rules[j];
+        int x_first = p->rules[x].sort != p->rules[y].sort ? p->rules[x].sort > p->rules[y].sort
+                                                            : x < y;
+        int y_first = p->rules[x].sort != p->rules[y].sort ? p->rules[y].sort > p->rules[x].sort
+                                                            : y < x;
+        if (x_first) {
+            fsm->tmp[n++] = x;
+            i++;
+        } else if (y_first) {
+            fsm->tmp[n++] = y;
+            j++;
         } else {
-            uint16_t x = fsm->rules[i], y = p->state_rules[j];
-            int x_first = p->rules[x].sort != p->rules[y].sort ? p->rules[x].sort > p->rules[y].sort
-                                                                : x <= y;
-            if (x_first) {
-                pick = x;
-                i++;
-            } else {
-                pick = y;
-                j++;
-            }
+            fsm->tmp[n++] = x;
+            i++;
+            j++;
         }
-        fsm->tmp[n++] = pick;
+        if (j == e) {
+            while (i < fsm->num_rules && n < GRV_MAX_RULES)
+                fsm->tmp[n++] = fsm->rules[i++];
+            memcpy(fsm->rules, fsm->tmp, n * sizeof(uint16_t));
+            fsm->num_rules = n;
+            return;
+        }
     }
+    while (j < e && n < GRV_MAX_RULES)
+        fsm->tmp[n++] = p->state_rules[j++];
     memcpy(fsm->rules, fsm->tmp, n * sizeof(uint16_t));
     fsm->num_rules = n;
 }

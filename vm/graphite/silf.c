@@ -98,32 +98,48 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
     uint16_t num_range;
     RD(fv_cur_u16(&c, &num_range), start + c.pos, "range header");
     RD(fv_cur_skip(&c, 6), start + c.pos, "range header");
-    /* Column map: size it by the largest glyph a range names. */
+    /* graphite2's pass sanity checks */
+    if (end - start < 40)
+        SILF_FAIL(start, "pass shorter than its header");
+    if ((p->flags & 0x1fu) && (pi < s->i_pos || !s->attr_collisions || !(s->flags & 0x20)))
+        SILF_FAIL(start, "collision flags on a pass that cannot use them");
+    if ((num_rules && num_range == 0) || p->num_columns > 0x7fff)
+        SILF_FAIL(start, "pass without glyph ranges or with too many columns");
+    if (p->max_rule_loop < 1)
+        p->max_rule_loop = 1; /* graphite2 runs every pass at least once per slot */
+    if (c.pos + 6u * num_range - 2 > sub.len)
+        SILF_FAIL(start + c.pos, "glyph ranges run off the pass");
+    /* COMPAT(graphite2): the column map covers glyphs up to the last range's
+     * end; ranges must lie inside it and must not overlap. */
     uint32_t maxg = 0;
-    for (uint32_t i = 0; i < num_range; i++) {
+    if (num_range) {
         uint16_t last;
-        RD(fv_rd_u16(sub, c.pos + 6u * i + 2, &last), start + c.pos, "ranges");
-        if ((uint32_t)last + 1 > maxg)
-            maxg = (uint32_t)last + 1;
+        RD(fv_rd_u16(sub, c.pos + 6u * num_range - 4, &last), start + c.pos, "ranges");
+        maxg = (uint32_t)last + 1;
     }
     p->num_cols_glyphs = maxg;
-    if (maxg) {
+    if (maxg && num_rules) {
         p->cols = fv_mem_array(mem, maxg, sizeof(uint16_t));
         if (!p->cols)
             SILF_FAIL(start, "out of memory");
         memset(p->cols, 0xff, (size_t)maxg * sizeof(uint16_t));
+    } else {
+        p->num_cols_glyphs = 0;
     }
     for (uint32_t i = 0; i < num_range; i++) {
         uint16_t first, last, col;
         RD(fv_cur_u16(&c, &first), start + c.pos, "ranges");
         RD(fv_cur_u16(&c, &last), start + c.pos, "ranges");
         RD(fv_cur_u16(&c, &col), start + c.pos, "ranges");
-        /* graphite2 rejects a face whose ranges are reversed or name a column
-         * beyond the table. */
-        if (first > last || col >= p->num_columns)
+        if (!num_rules)
+            continue; /* graphite2 reads ranges only for passes with rules */
+        if (first > last || (uint32_t)last + 1 > maxg || col >= p->num_columns)
             SILF_FAIL(start + c.pos - 6, "bad glyph range");
-        for (uint32_t g = first; g <= last; g++)
+        for (uint32_t g = first; g <= last; g++) {
+            if (p->cols[g] != 0xffff)
+                SILF_FAIL(start + c.pos - 6, "glyph in two ranges");
             p->cols[g] = col;
+        }
     }
     /* Rule map. */
     p->state_rule_off = fv_mem_array(mem, (size_t)p->num_success + 1, sizeof(uint32_t));
@@ -133,8 +149,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         uint16_t v;
         RD(fv_cur_u16(&c, &v), start + c.pos, "rule map offsets");
         p->state_rule_off[i] = v;
-        if (i && v < p->state_rule_off[i - 1])
-            SILF_FAIL(start + c.pos - 2, "rule map offsets decrease");
     }
     uint32_t nmap = p->state_rule_off[p->num_success];
     p->state_rules = fv_mem_array(mem, nmap ? nmap : 1, sizeof(uint16_t));
@@ -157,7 +171,7 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         SILF_FAIL(start, "out of memory");
     for (uint32_t i = 0; i <= (uint32_t)(mx - mn); i++) {
         RD(fv_cur_u16(&c, &p->start_states[i]), start + c.pos, "start states");
-        if (p->start_states[i] >= p->num_rows && p->num_rows)
+        if (num_rules && p->start_states[i] >= p->num_rows)
             SILF_FAIL(start + c.pos - 2, "start state beyond the FSM");
     }
     p->rules = fv_mem_array(mem, num_rules ? num_rules : 1, sizeof(grv_rule));
@@ -167,10 +181,12 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         RD(fv_cur_u16(&c, &p->rules[i].sort), start + c.pos, "rule sort keys");
     for (uint32_t i = 0; i < num_rules; i++) {
         RD(fv_cur_u8(&c, &p->rules[i].pre_context), start + c.pos, "rule pre-contexts");
-        if (p->rules[i].pre_context > p->max_pre || p->rules[i].pre_context > p->rules[i].sort)
-            SILF_FAIL(start + c.pos - 1, "rule pre-context out of range");
-        if (p->rules[i].sort == 0 || p->rules[i].sort > GRV_MAX_SLOTS)
-            SILF_FAIL(start + c.pos - 1, "rule length out of range");
+        /* graphite2: at most 63 slots, and the pre-context is shorter than
+         * the rule and within the pass's pre-context bounds */
+        const grv_rule *r = &p->rules[i];
+        if (r->sort > GRV_MAX_SLOTS - 1 || r->pre_context >= r->sort ||
+            r->pre_context > p->max_pre || r->pre_context < p->min_pre)
+            SILF_FAIL(start + c.pos - 1, "rule length or pre-context out of range");
     }
     uint16_t pconstraint_len = 0;
     if (s->version >= 0x00020000) {
@@ -191,42 +207,44 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         st = FV_OK;
         SILF_FAIL(start + c.pos, "rule code offsets");
     }
-    /* Transition table. */
+    /* Transition table (it must leave room for the code after it). */
     size_t ntrans = (size_t)p->num_transitional * p->num_columns;
+    if (c.pos >= sub.len || 2u * (uint64_t)ntrans >= sub.len - c.pos)
+        SILF_FAIL(start + c.pos, "state transitions run off the pass");
     p->trans = fv_mem_array(mem, ntrans ? ntrans : 1, sizeof(uint16_t));
-    if (!p->trans) {
+    if (!p->trans)
         SILF_FAIL(start, "out of memory");
+    for (size_t i = 0; i < ntrans; i++) {
+        (void)fv_cur_u16(&c, &p->trans[i]);
+        if (num_rules && p->trans[i] >= p->num_rows)
+            SILF_FAIL(start + c.pos - 2, "transition to a state beyond the FSM");
     }
-    for (size_t i = 0; i < ntrans && st == FV_OK; i++) {
-        if (fv_cur_u16(&c, &p->trans[i]) != FV_OK)
-            st = FV_E_TRUNCATED;
-        else if (p->trans[i] >= p->num_rows && p->trans[i] != 0)
-            st = FV_E_GR_BAD_SILF;
-    }
-    if (st == FV_OK && fv_cur_u8(&c, &b) != FV_OK)
-        st = FV_E_TRUNCATED;
-    if (st != FV_OK) {
-        st = FV_OK;
-        SILF_FAIL(start + c.pos, "state transitions");
-    }
-    /* Code blocks: offsets pcCode/rcCode/aCode are from the subtable start. */
-    uint64_t rc_end = a_code, a_end = end;
+    RD(fv_cur_u8(&c, &b), start + c.pos, "reserved byte");
+    /* Code blocks: pcCode/rcCode/aCode (from the subtable start) must sit
+     * exactly where the tables end, one after the other. */
     if (s->version < 0x00020000) {
         pc_code = (uint32_t)(start + c.pos);
         rc_code = pc_code + pconstraint_len;
         a_code = rc_code + ocons[num_rules];
-        rc_end = a_code;
     }
-    if ((uint64_t)pc_code + pconstraint_len > rc_code || rc_code > a_code || a_code > end ||
-        pc_code < start + c.pos) {
-        SILF_FAIL(start, "code blocks out of order");
+    if (pc_code != start + c.pos || (uint64_t)rc_code != (uint64_t)pc_code + pconstraint_len ||
+        (uint64_t)a_code != (uint64_t)rc_code + ocons[num_rules] ||
+        (uint64_t)a_code + oacts[num_rules] > end)
+        SILF_FAIL(start + c.pos, "code blocks not where the pass tables end");
+    uint64_t rc_end = a_code;
+    /* success states name rule map ranges that start inside the map */
+    if (num_rules) {
+        uint32_t nm = p->state_rule_off[p->num_success];
+        for (uint32_t k = 0; k < p->num_success; k++) {
+            uint32_t rb = p->state_rule_off[k], re = p->state_rule_off[k + 1];
+            if (rb >= nm || re > nm || rb > re)
+                SILF_FAIL(start, "bad rule map range for a success state");
+        }
     }
     p->pass_constraint.offset = pc_code;
     p->pass_constraint.code.len = pconstraint_len;
     p->pass_constraint.code.data = s->data.data + pc_code;
-    if (ocons[num_rules] > rc_end - rc_code || oacts[num_rules] > a_end - a_code) {
-        SILF_FAIL(start, "rule code past the pass");
-    }
+    (void)rc_end;
     /* A zero constraint offset means "no constraint" (GTF); a constraint ends
      * at the next non-zero offset (or the end of the constraint block). */
     for (uint32_t i = 0; i < num_rules; i++) {
