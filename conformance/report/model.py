@@ -198,7 +198,10 @@ class Model:
                 gk = cul["mnemonic"]
                 meta = {"culprit": gk, "kind": "instruction"}
             elif fd.get("point", -1) == -1:
-                gk = "(advance or point count)"
+                # Same points, different advance; or a different number
+                # of points (then nothing can be compared point by point).
+                same = fd.get("ref_points") == fd.get("fontvm_points")
+                gk = "(advance only)" if same else "(number of points)"
                 meta = {"culprit": gk, "kind": "advance"}
             else:
                 gk = "(no instruction moved the point)"

@@ -30,9 +30,10 @@ _X = re.compile(r"^\s*X\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*(0[xX][0-9A-Fa-f]+
 
 
 def opcode_list(path, variants):
-    """[(name, first_byte, count)] from an X-macro opcode list
-    (`X(NAME, first, count, ...)` for TrueType, `X(NAME, code, ...)` for
-    Graphite), or None if the file is missing."""
+    """[(name, first_byte, flag_bits)] from an X-macro opcode list:
+    `X(MNEMONIC, first, flag_bits, ...)` for TrueType (vm/tt/opcodes.def:
+    the range covers 1 << flag_bits opcodes), `X(NAME, code, ...)` for
+    Graphite (vm/graphite/opcodes.def); None if the file is missing."""
     if not os.path.isfile(path):
         return None
     out = []
@@ -41,16 +42,17 @@ def opcode_list(path, variants):
             m = _X.match(line)
             if not m:
                 continue
-            count = int(m.group(3), 0) if (variants and m.group(3)) else 1
-            out.append((m.group(1), int(m.group(2), 0), max(1, count)))
+            bits = int(m.group(3), 0) if (variants and m.group(3)) else 0
+            if not 0 <= bits <= 8:
+                continue
+            out.append((m.group(1), int(m.group(2), 0), bits))
     return out or None
 
 
-def _variant_name(name, k, count):
-    if count <= 1:
-        return name
-    bits = max(1, (count - 1).bit_length())
-    return f"{name}[{k:0{bits}b}]"
+def _variant_name(name, k, bits):
+    """MIRP, 0b01101 -> MIRP[01101] (flags MSB first, as the disassembler
+    and the culprit mnemonics print them)."""
+    return f"{name}[{k:0{bits}b}]" if bits else name
 
 
 def coverage(engine, counts, fonts, def_path, rel_def):
@@ -59,13 +61,11 @@ def coverage(engine, counts, fonts, def_path, rel_def):
     lst = opcode_list(def_path, variants=(engine == "tt"))
     rows, used = [], set()
     if lst:
-        for name, first, count in lst:
-            for k in range(count):
+        for name, first, bits in lst:
+            for k in range(1 << bits):
                 op = first + k
-                vname = _variant_name(name, k, count)
+                vname = _variant_name(name, k, bits)
                 keys = [f"0x{op:02X}", vname]
-                if count == 1:
-                    keys.append(name)
                 c = sum(counts.get(x, 0) for x in keys)
                 nf = max((fonts.get(x, 0) for x in keys), default=0)
                 used.update(keys)
