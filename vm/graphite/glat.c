@@ -69,13 +69,19 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
     if (fv_rd_u32(gloc, 0, &gver) != FV_OK || fv_rd_u16(gloc, 4, &flags) != FV_OK ||
         fv_rd_u16(gloc, 6, &nattrs) != FV_OK)
         GLAT_FAIL(SFNT_TAG_Gloc, 0, "header");
-    if (gver >> 16 != 1)
+    /* graphite2's Gloc checks: version below 2.0, 1..0x3000 attributes,
+     * at most 65535 glyph entries (after the optional attribute names). */
+    if (gver >= 0x00020000)
         return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Gloc, 0, "unsupported Gloc version");
     int longoff = flags & 1;
     size_t esz = longoff ? 4 : 2;
+    int64_t nentries = ((int64_t)gloc.len - 8 - ((flags & 2) ? 2 * (int64_t)nattrs : 0)) /
+                           (int64_t)esz - 1;
+    if (nentries < 0 || nentries > 65535 || nattrs == 0 || nattrs > 0x3000 || glat.len < 4)
+        GLAT_FAIL(SFNT_TAG_Gloc, 4, "Gloc attribute or glyph counts out of range");
     if (fv_rd_u32(glat, 0, &version) != FV_OK)
         GLAT_FAIL(SFNT_TAG_Glat, 0, "header");
-    if (version < 0x00010000 || version >= 0x00040000)
+    if (version >= 0x00040000 || (version >= 0x00030000 && glat.len < 8))
         return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Glat, 0, "unsupported Glat version");
     int octaboxes = 0;
     if (version >= 0x00030000) {
@@ -85,14 +91,16 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             return st;
         if (fv_rd_u32(glat, 4, &comp) != FV_OK)
             GLAT_FAIL(SFNT_TAG_Glat, 4, "header");
-        octaboxes = (int)(comp & 1u);
+        /* COMPAT(graphite2): 1.3.14 assumes octaboxes in every v3 table,
+         * whatever the flag says. */
+        octaboxes = 1;
     }
     face->num_attrs = nattrs;
     size_t total = (size_t)face->num_glyphs * nattrs;
     face->attrs = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
     if (!face->attrs)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
-    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+    for (uint32_t g = 0; g < face->num_glyphs && (int64_t)g < nentries; g++) {
         uint32_t a, e;
         uint64_t lo = 8 + (uint64_t)g * esz;
         if (longoff) {
@@ -105,13 +113,18 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             a = a16;
             e = e16;
         }
-        if (e < a || e > glat.len)
+        /* graphite2 fails the glyph (and the preloaded face) when its entry
+         * starts at or past the end of Glat, ends past it, or (below) is
+         * shorter than one run or longer than one run per attribute. */
+        if (a >= glat.len || e > glat.len || e < a)
             GLAT_FAIL(SFNT_TAG_Gloc, lo, "glyph attribute range out of Glat");
         fv_span ent;
         if (fv_span_sub(glat, a, (uint64_t)e - a, &ent) != FV_OK)
             GLAT_FAIL(SFNT_TAG_Glat, a, "glyph entry");
         uint64_t p = 0;
-        if (octaboxes && ent.len) {
+        if (octaboxes) {
+            if (a >= e)
+                GLAT_FAIL(SFNT_TAG_Glat, a, "empty glyph entry");
             uint16_t bitmap;
             if (fv_rd_u16(ent, 0, &bitmap) != FV_OK)
                 GLAT_FAIL(SFNT_TAG_Glat, a, "octabox");
@@ -122,6 +135,10 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             if (p > ent.len)
                 GLAT_FAIL(SFNT_TAG_Glat, a, "octabox subboxes");
         }
+        uint64_t minrun = version < 0x00020000 ? 4 : 6;
+        if (ent.len - p < minrun || ent.len - p > minrun * nattrs)
+            GLAT_FAIL(SFNT_TAG_Glat, a + p, "glyph entry size out of range");
+        uint32_t stored = 0;
         int16_t *dst = face->attrs + (size_t)g * nattrs;
         /* COMPAT(graphite2): runs are walked the way graphite2's Glat
          * iterator walks them: a value is read while at least two bytes of
@@ -155,6 +172,7 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 if ((int64_t)key <= last_key)
                     GLAT_FAIL(SFNT_TAG_Glat, a + v, "attribute numbers not increasing");
                 last_key = key;
+                stored++;
                 if (key < nattrs)
                     dst[key] = val;
             }
@@ -166,6 +184,10 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 v += 2 * w;
             }
         }
+        /* graphite2 keeps non-zero values only; a glyph left with none
+         * (or with more than numAttribs) fails. */
+        if (stored == 0 || stored > nattrs)
+            GLAT_FAIL(SFNT_TAG_Glat, a, "glyph has no non-zero attributes");
     }
 done:
     return st;
