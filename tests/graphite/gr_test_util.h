@@ -26,6 +26,7 @@ typedef struct gr_fixture {
     grv_char chars[8];
     grv_slotmap map;
     grv_machine m;
+    int16_t snap_user[(GRV_MAX_SLOTS + 4) * 2];
 } gr_fixture;
 
 /* Face: 8 glyphs with advances 100*(g+1); 4 glyph attributes (attr a of
@@ -110,6 +111,7 @@ static inline void gr_fixture_seg(gr_fixture *f, const uint16_t *gids, int n)
     grv_map_begin(m)[m->size++] = GRV_NIL;
     m->context = 0;
     m->max_size = 64;
+    m->snap_user = f->snap_user;
     m->highwater = GRV_NIL;
     f->m.seg = seg;
     f->m.map = m;

@@ -83,6 +83,8 @@ typedef struct grv_rule {
     uint8_t pre_context;
     grv_code constraint;  /* empty: always true */
     grv_code action;
+    uint8_t deletes;      /* action contains Delete (collect deleted slots after) */
+    uint8_t reads_src;    /* action reads source slots (PutSubs/PutCopy/Assoc) */
 } grv_rule;
 
 typedef struct grv_pass {
@@ -224,7 +226,7 @@ typedef struct grv_slotmap {
     /* Each entry's slot (and user attributes) as it was when the action
      * began: PutSubs, PutCopy and Assoc read their sources from here. */
     grv_slot snap[GRV_MAX_SLOTS + 4];
-    int16_t snap_user[(GRV_MAX_SLOTS + 4) * 255];
+    int16_t *snap_user;   /* (GRV_MAX_SLOTS + 4) * num_user values, NULL if none */
     int size;            /* pushed entries */
     int context;         /* number of pre-context slots */
     int32_t highwater;

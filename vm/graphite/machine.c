@@ -250,16 +250,19 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                         DIE;
                     grv_slot keep = *d;
                     const grv_slot *src = snapshot(&r, off, ref);
-                    const int16_t *src_user = seg->user + (size_t)ref * silf->num_user;
-                    if (src != &seg->slots[ref])
-                        src_user = r.map->snap_user + (size_t)(r.mapi + off + 1) * silf->num_user;
+                    const int16_t *src_user = NULL;
+                    if (silf->num_user)
+                        src_user = src != &seg->slots[ref]
+                                       ? r.map->snap_user +
+                                             (size_t)(r.mapi + off + 1) * silf->num_user
+                                       : seg->user + (size_t)ref * silf->num_user;
                     *d = *src;
                     d->child = GRV_NIL;
                     d->sibling = GRV_NIL;
                     d->prev = keep.prev;
                     d->next = keep.next;
                     uint32_t nu = silf->num_user;
-                    if (nu)
+                    if (nu && src_user)
                         memmove(seg->user + (size_t)r.is * nu, src_user, nu * sizeof(int16_t));
                     if (d->parent != GRV_NIL)
                         grv_slot_child(seg, d->parent, r.is);

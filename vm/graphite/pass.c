@@ -222,7 +222,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 int mi = map->context;
                 map->highpassed = 0;
                 uint32_t nu = seg->face->silf.num_user;
-                for (int mk = -1; mk < map->size; mk++) {
+                for (int mk = -1; r->reads_src && mk < map->size; mk++) {
                     int32_t e = grv_map_begin(map)[mk];
                     if (e == GRV_NIL)
                         continue;
@@ -240,9 +240,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 }
                 *slot = is;
                 adv = ret;
-                for (size_t b = 0; b < r->action.code.len; b++)
-                    if (r->action.code.data[b] == GRV_OP_DELETE)
-                        deletes = 1;
+                deletes = r->deletes;
             } else {
                 *slot = start;
             }
@@ -328,7 +326,23 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         fv_mem_free(seg->mem, fsm);
         return FV_E_NOMEM;
     }
-    memset(&fsm->map, 0, sizeof fsm->map);
+    /* only the scalar state needs clearing; entries are written before use */
+    fsm->map.size = 0;
+    fsm->map.context = 0;
+    fsm->map.highwater = GRV_NIL;
+    fsm->map.highpassed = 0;
+    fsm->map.buf[0] = GRV_NIL;
+    fsm->map.snap_user = NULL;
+    fsm->num_rules = 0;
+    if (silf->num_user) {
+        fsm->map.snap_user = fv_mem_array(seg->mem, (size_t)(GRV_MAX_SLOTS + 4) * silf->num_user,
+                                          sizeof(int16_t));
+        if (!fsm->map.snap_user) {
+            fv_mem_free(seg->mem, m);
+            fv_mem_free(seg->mem, fsm);
+            return FV_E_NOMEM;
+        }
+    }
     m->seg = seg;
     m->map = &fsm->map;
     m->status = GRV_FINISHED;
@@ -377,6 +391,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         }
     }
 done:
+    fv_mem_free(seg->mem, fsm->map.snap_user);
     fv_mem_free(seg->mem, m);
     fv_mem_free(seg->mem, fsm);
     return st;

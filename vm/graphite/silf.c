@@ -48,6 +48,26 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
     return FV_OK;
 }
 
+/* Walks action code by opcode (arguments skipped) to note what it does. */
+static void analyse_action(grv_rule *r)
+{
+    fv_span c = r->action.code;
+    size_t pc = 0;
+    while (pc < c.len) {
+        int op = c.data[pc];
+        if (op >= GRV_OP_COUNT)
+            break;
+        if (op == GRV_OP_DELETE)
+            r->deletes = 1;
+        if (op == GRV_OP_PUT_SUBS || op == GRV_OP_PUT_SUBS_8BIT_OBS || op == GRV_OP_PUT_COPY ||
+            op == GRV_OP_ASSOC)
+            r->reads_src = 1;
+        size_t n = grv_ops[op].args < 0 ? (pc + 1 < c.len ? 1u + c.data[pc + 1] : 0u)
+                                        : (size_t)grv_ops[op].args;
+        pc += 1 + n;
+    }
+}
+
 static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
 {
     /* graphite2's RuleEntry order: longer rules first, then lower index. */
@@ -269,6 +289,7 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         r->action.offset = a_code + oacts[i];
         r->action.code.data = s->data.data + r->action.offset;
         r->action.code.len = (size_t)(oacts[i + 1] - oacts[i]);
+        analyse_action(r);
     }
     /* Sort each success state's rules as graphite2 matches them. */
     for (uint32_t i = 0; i < p->num_success; i++) {
