@@ -619,9 +619,6 @@ static fv_status md(tt_ctx *c, int64_t *args)
         d = tt_dualproj_pts(c, c->zp0->org[l], c->zp1->org[k]);
     else
         d = orig_distance(c, c->zp0->orus[l], c->zp1->orus[k]);
-    /* COMPAT(freetype): v40 compat disables "type 2 vacuform rounds". */
-    if (tt_compat(c) && tt_abs(d) == 64)
-        d = tt_add(d, 1);
     args[0] = d;
     return st;
 }
