@@ -44,6 +44,10 @@ typedef struct runner {
     fv_gr_face *face;
     counts c_gr, c_hb;
     long detail_gr, detail_hb;
+    /* fontvm's executed-opcode counts over every line, for the gr_opcodes
+     * record.  Counted while shaping for the first reference only, so a
+     * line compared against both references counts once. */
+    uint64_t op_counts[256];
 } runner;
 
 static double now(void)
@@ -143,9 +147,24 @@ static void count(counts *c, grc_status st)
     }
 }
 
+/* The pass and rule that last changed fontvm's slot `slot` (its trace
+ * fields last_pass/last_rule); null when the slot does not exist in fontvm's
+ * output or no rule touched it (it is then as the cmap and the bidi order
+ * made it). */
+static json_t *culprit_json(const grc_run *fv, long slot)
+{
+    if (!fv->ok || slot < 0 || (size_t)slot >= fv->num_glyphs)
+        return json_null();
+    const grc_glyph *g = &fv->glyphs[slot];
+    if (g->last_pass < 0)
+        return json_null();
+    return json_pack("{s:i,s:i,s:I}", "pass", (int)g->last_pass, "rule", (int)g->last_rule, "slot",
+                     (json_int_t)slot);
+}
+
 static void emit_case(runner *R, long line, const char *text, size_t text_len, const char *ref,
                       grc_diff d, const char *ref_error, const char *fontvm_error, json_t *ref_glyphs,
-                      json_t *fv_glyphs, long *detail_count, const char *what)
+                      json_t *fv_glyphs, long *detail_count, const char *what, json_t *culprit)
 {
     json_t *o = json_object();
     json_object_set_new(o, "type", json_string("gr_case"));
@@ -167,8 +186,7 @@ static void emit_case(runner *R, long line, const char *text, size_t text_len, c
     } else {
         json_object_set_new(o, "first_diff", json_null());
     }
-    /* fontvm exposes no per-rule trace to the runner yet. */
-    json_object_set_new(o, "culprit", json_null());
+    json_object_set_new(o, "culprit", culprit ? culprit : json_null());
     if (*detail_count < R->detail_limit && ref_glyphs && fv_glyphs) {
         (*detail_count)++;
         json_object_set_new(o, "detail",
@@ -191,7 +209,12 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
     if (R->want_gr) {
         grc_request req = {cps, n, &R->features, R->rtl ? 1 : 0};
         grc_run ref, fv;
-        if (grc_gr2_shape(R->gr2, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0)
+        if (!R->self_check)
+            fv_gr_set_trace(R->face, NULL, NULL, R->op_counts);
+        int rc = grc_gr2_shape(R->gr2, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0;
+        if (!R->self_check)
+            fv_gr_set_trace(R->face, NULL, NULL, NULL);
+        if (rc)
             return -1;
         grc_diff d = grc_compare_gr(&ref, &fv);
         count(&R->c_gr, d.status);
@@ -199,7 +222,8 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
             json_t *rg = ref.ok ? gr_glyphs_json(&ref) : NULL;
             json_t *fg = fv.ok ? gr_glyphs_json(&fv) : NULL;
             emit_case(R, line, text, text_len, "graphite2", d, ref.ok ? NULL : ref.error,
-                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_gr, d.what);
+                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_gr, d.what,
+                      d.status == GRC_DIFFERENT ? culprit_json(&fv, d.slot) : NULL);
             json_decref(rg);
             json_decref(fg);
         }
@@ -211,8 +235,13 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
         grc_request req = {cps, n, &R->features, R->rtl ? 3 : 0};
         grc_hb_run ref, fvh;
         grc_run fv;
-        if (grc_hb_shape(R->hb, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0
-            || grc_derive_hb(&fv, &req, &fvh) != 0)
+        if (!R->self_check && !R->want_gr)
+            fv_gr_set_trace(R->face, NULL, NULL, R->op_counts);
+        int rc = grc_hb_shape(R->hb, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0
+                 || grc_derive_hb(&fv, &req, &fvh) != 0;
+        if (!R->self_check)
+            fv_gr_set_trace(R->face, NULL, NULL, NULL);
+        if (rc)
             return -1;
         grc_diff d = grc_compare_hb(&ref, &fvh);
         count(&R->c_hb, d.status);
@@ -220,7 +249,10 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
             json_t *rg = ref.ok ? hb_glyphs_json(&ref) : NULL;
             json_t *fg = fvh.ok ? hb_glyphs_json(&fvh) : NULL;
             emit_case(R, line, text, text_len, "harfbuzz", d, ref.ok ? NULL : ref.error,
-                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_hb, d.what);
+                      fv.ok ? NULL : fv.error, rg, fg, &R->detail_hb, d.what,
+                      d.status == GRC_DIFFERENT && d.slot >= 0 && (size_t)d.slot < fvh.num_glyphs
+                          ? culprit_json(&fv, fvh.glyphs[d.slot].slot)
+                          : NULL);
             json_decref(rg);
             json_decref(fg);
         }
@@ -241,6 +273,23 @@ static void emit_summary(runner *R, const char *ref, const counts *c, double sec
                    "error_fontvm_only", (json_int_t)c->err_fv, "error_ref_only",
                    (json_int_t)c->err_ref, "error_both", (json_int_t)c->err_both, "seconds",
                    seconds));
+}
+
+/* Executed-opcode counts keyed by the names of vm/graphite/opcodes.def
+ * (fv_gr_opcode_name), as the report's coverage table reads them; only
+ * opcodes that ran. */
+static void emit_opcodes(runner *R)
+{
+    json_t *c = json_object();
+    for (int op = 0; op < 256; op++) {
+        if (!R->op_counts[op])
+            continue;
+        const char *name = fv_gr_opcode_name(op);
+        char hex[8];
+        snprintf(hex, sizeof hex, "0x%02X", (unsigned)op);
+        json_object_set_new(c, name ? name : hex, json_integer((json_int_t)R->op_counts[op]));
+    }
+    emit(json_pack("{s:s,s:s,s:o}", "type", "gr_opcodes", "font", R->font_path, "counts", c));
 }
 
 static int usage(void)
@@ -372,6 +421,8 @@ int main(int argc, char **argv)
         emit_summary(&R, "graphite2", &R.c_gr, secs);
     if (R.want_hb)
         emit_summary(&R, "harfbuzz", &R.c_hb, secs);
+    if (!R.self_check)
+        emit_opcodes(&R);
 done:
     fflush(stdout);
     if (R.face)

@@ -46,6 +46,9 @@ typedef struct grc_glyph {
     int32_t insert;             /* gr_slatInsert */
     int32_t break_weight;       /* gr_slatBreak */
     int32_t before, after;      /* char indexes */
+    /* fontvm only (the "culprit" of a difference): the pass and rule that
+     * last changed the slot, -1 if none or unknown (graphite2). */
+    int32_t last_pass, last_rule;
 } grc_glyph;
 
 typedef struct grc_char {
@@ -74,6 +77,9 @@ typedef struct grc_hb_glyph {
     uint32_t cluster;
     int32_t x_advance, y_advance;
     int32_t x_offset, y_offset;
+    /* Derived buffers (grc_derive_hb): index of the segment slot the glyph
+     * came from; -1 in HarfBuzz's own buffers. */
+    int32_t slot;
 } grc_hb_glyph;
 
 typedef struct grc_hb_run {

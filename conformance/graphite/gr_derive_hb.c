@@ -109,6 +109,7 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             const grc_glyph *g = &run->glyphs[cc->base_glyph + j];
             grc_hb_glyph *h = &out->glyphs[o];
             h->gid = g->gid;
+            h->slot = (int32_t)(cc->base_glyph + j);
             h->cluster = (uint32_t)cc->base_char;
             h->x_offset = rnd(g->x - x);
             h->y_offset = rnd(g->y);

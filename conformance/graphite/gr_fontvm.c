@@ -54,6 +54,8 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
         g->break_weight = s->break_weight;
         g->before = s->before;
         g->after = s->after;
+        g->last_pass = s->last_pass;
+        g->last_rule = s->last_rule;
     }
     out->num_glyphs = seg->num_slots;
     for (size_t i = 0; i < seg->num_chars; i++) {

@@ -143,6 +143,7 @@ int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out)
         o->insert = gr_slot_attr(s, seg, gr_slatInsert, 0);
         o->break_weight = gr_slot_attr(s, seg, gr_slatBreak, 0);
         o->before = gr_slot_before(s);
+        o->last_pass = o->last_rule = -1; /* graphite2 does not say */
         o->after = gr_slot_after(s);
     }
     out->num_glyphs = i;

@@ -101,6 +101,7 @@ int grc_hb_shape(grc_hb *h, const grc_request *req, grc_hb_run *out)
     for (unsigned i = 0; i < n; i++) {
         out->glyphs[i].gid = info[i].codepoint;
         out->glyphs[i].cluster = info[i].cluster;
+        out->glyphs[i].slot = -1;
         out->glyphs[i].x_advance = pos[i].x_advance;
         out->glyphs[i].y_advance = pos[i].y_advance;
         out->glyphs[i].x_offset = pos[i].x_offset;
