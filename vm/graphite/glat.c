@@ -64,25 +64,28 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
     if (!glat.len || !gloc.len)
         return sfnt_fail(err, FV_E_MISSING_TABLE, glat.len ? SFNT_TAG_Gloc : SFNT_TAG_Glat, 0,
                          "Graphite font without Glat/Gloc");
-    uint32_t gver, version;
+    uint32_t gver, version = 0;
     uint16_t flags, nattrs;
     if (fv_rd_u32(gloc, 0, &gver) != FV_OK || fv_rd_u16(gloc, 4, &flags) != FV_OK ||
         fv_rd_u16(gloc, 6, &nattrs) != FV_OK)
         GLAT_FAIL(SFNT_TAG_Gloc, 0, "header");
     /* graphite2's Gloc checks: version below 2.0, 1..0x3000 attributes,
      * at most 65535 glyph entries (after the optional attribute names). */
-    if (gver >= 0x00020000)
-        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Gloc, 0, "unsupported Gloc version");
+    int unusable = gver >= 0x00020000;
     int longoff = flags & 1;
     size_t esz = longoff ? 4 : 2;
     int64_t nentries = ((int64_t)gloc.len - 8 - ((flags & 2) ? 2 * (int64_t)nattrs : 0)) /
                            (int64_t)esz - 1;
     if (nentries < 0 || nentries > 65535 || nattrs == 0 || nattrs > 0x3000 || glat.len < 4)
-        GLAT_FAIL(SFNT_TAG_Gloc, 4, "Gloc attribute or glyph counts out of range");
-    if (fv_rd_u32(glat, 0, &version) != FV_OK)
-        GLAT_FAIL(SFNT_TAG_Glat, 0, "header");
-    if (version >= 0x00040000 || (version >= 0x00030000 && glat.len < 8))
-        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Glat, 0, "unsupported Glat version");
+        unusable = 1;
+    if (!unusable && fv_rd_u32(glat, 0, &version) != FV_OK)
+        unusable = 1;
+    if (!unusable && (version >= 0x00040000 || (version >= 0x00030000 && glat.len < 8)))
+        unusable = 1;
+    /* graphite2 1.3.14 accepts some Gloc headers it cannot use (a
+     * mangled top version byte); we reject every unusable pair. */
+    if (unusable)
+        GLAT_FAIL(SFNT_TAG_Gloc, 0, "unusable Gloc/Glat header (version or counts)");
     int octaboxes = 0;
     if (version >= 0x00030000) {
         uint32_t comp;
@@ -138,7 +141,6 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         uint64_t minrun = version < 0x00020000 ? 4 : 6;
         if (ent.len - p < minrun || ent.len - p > minrun * nattrs)
             GLAT_FAIL(SFNT_TAG_Glat, a + p, "glyph entry size out of range");
-        uint32_t stored = 0;
         int16_t *dst = face->attrs + (size_t)g * nattrs;
         /* COMPAT(graphite2): runs are walked the way graphite2's Glat
          * iterator walks them: a value is read while at least two bytes of
@@ -172,7 +174,6 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 if ((int64_t)key <= last_key)
                     GLAT_FAIL(SFNT_TAG_Glat, a + v, "attribute numbers not increasing");
                 last_key = key;
-                stored++;
                 if (key < nattrs)
                     dst[key] = val;
             }
@@ -184,10 +185,6 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 v += 2 * w;
             }
         }
-        /* graphite2 keeps non-zero values only; a glyph left with none
-         * (or with more than numAttribs) fails. */
-        if (stored == 0 || stored > nattrs)
-            GLAT_FAIL(SFNT_TAG_Glat, a, "glyph has no non-zero attributes");
     }
 done:
     return st;
