@@ -119,10 +119,10 @@ static json_t *hb_glyphs_json(const grc_hb_run *r)
     for (size_t i = 0; i < r->num_glyphs; i++) {
         const grc_hb_glyph *g = &r->glyphs[i];
         json_array_append_new(
-            a, json_pack("{s:I,s:f,s:f,s:I,s:i,s:i,s:i}", "gid", (json_int_t)g->gid, "x",
+            a, json_pack("{s:I,s:f,s:f,s:I,s:i,s:i,s:i,s:i}", "gid", (json_int_t)g->gid, "x",
                          (double)(pen + g->x_offset), "y", (double)g->y_offset, "cluster",
-                         (json_int_t)g->cluster, "x_advance", g->x_advance, "x_offset", g->x_offset,
-                         "y_offset", g->y_offset));
+                         (json_int_t)g->cluster, "x_advance", g->x_advance, "y_advance",
+                         g->y_advance, "x_offset", g->x_offset, "y_offset", g->y_offset));
         pen += g->x_advance;
     }
     return a;

@@ -46,6 +46,8 @@ typedef struct grc_glyph {
     int32_t insert;             /* gr_slatInsert */
     int32_t break_weight;       /* gr_slatBreak */
     int32_t before, after;      /* char indexes */
+    double advance_y;           /* the slot's own vertical advance
+                                 * (gr_slot_advance_Y), font units */
     /* fontvm only (the "culprit" of a difference): the pass and rule that
      * last changed the slot, -1 if none or unknown (graphite2). */
     int32_t last_pass, last_rule;

@@ -19,6 +19,10 @@
  *   cluster stay in slot order, and the advance runs to the cluster that
  *   precedes in segment order (the first from the segment advance, the
  *   last to the left edge, x = 0).
+ * - Vertically, each glyph's y_advance is its slot's own advance
+ *   (gr_slot_advance_Y: zero unless a rule set it, e.g. Padauk's hsln) and
+ *   its y_offset its origin less the y_advances of the slots before it in
+ *   segment order (found on peer Padauk, hsln=1).
  * - Values are rounded to integers as HarfBuzz does at scale = upem. */
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +96,17 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
         if (cl[ci].base_char + cl[ci].num_chars < after + 1)
             cl[ci].num_chars = after + 1 - cl[ci].base_char;
     }
+    /* Vertical pen, in segment order whatever the direction. */
+    double *yoff = calloc(n ? n : 1, sizeof *yoff);
+    if (!yoff) {
+        free(cl);
+        return -1;
+    }
+    double ypen = 0;
+    for (size_t i = 0; i < n; i++) {
+        yoff[i] = run->glyphs[i].y - ypen;
+        ypen += rnd(run->glyphs[i].advance_y);
+    }
     size_t nclusters = n ? ci + 1 : 0;
     /* The last cluster runs to the segment's end: its advance in LTR, the
      * left edge (0) in RTL. */
@@ -112,7 +127,8 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             h->slot = (int32_t)(cc->base_glyph + j);
             h->cluster = (uint32_t)cc->base_char;
             h->x_offset = rnd(g->x - x);
-            h->y_offset = rnd(g->y);
+            h->y_offset = rnd(yoff[cc->base_glyph + j]);
+            h->y_advance = rnd(g->advance_y);
             if (j == 0) {
                 h->x_advance = rnd(cc->advance);
                 x += cc->advance;
@@ -121,6 +137,7 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
     }
     out->num_glyphs = o;
     out->ok = 1;
+    free(yoff);
     free(cl);
     return 0;
 }

@@ -55,6 +55,7 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
         g->before = s->before;
         g->after = s->after;
         g->last_pass = s->last_pass;
+        g->advance_y = s->advance_y;
         g->last_rule = s->last_rule;
     }
     out->num_glyphs = seg->num_slots;

@@ -144,6 +144,7 @@ int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out)
         o->break_weight = gr_slot_attr(s, seg, gr_slatBreak, 0);
         o->before = gr_slot_before(s);
         o->last_pass = o->last_rule = -1; /* graphite2 does not say */
+        o->advance_y = gr_slot_advance_Y(s, g->face, NULL);
         o->after = gr_slot_after(s);
     }
     out->num_glyphs = i;

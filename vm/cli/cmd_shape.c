@@ -1,6 +1,7 @@
 /* fontvm shape FONT (--text S | --text-file F | --codes HEX...)
  *              [--features id=value,...] [--lang xx] [--rtl]
- *              [--json | --format json|gr2log|text]
+ *              [--json | --format json|gr2log|text] [--trace]
+ *              [--bench [--repeat N]]
  *
  * Shapes text with fontvm's Graphite engine.  `--format gr2log` writes
  * exactly what graphite2's `gr2fonttest -log` writes, so graphite2's own
@@ -27,8 +28,9 @@ static const char help[] =
     "                    [--features id=value,...] [--lang xx] [--rtl]\n"
     "                    [--json | --format json|gr2log|text] [--ppem N]\n"
 #ifdef FONTVM_CLI_WITH_REFERENCES
-    "                    [--engine fontvm|graphite2]\n"
+    "                    [--engine fontvm|graphite2] [--bench [--repeat N]]\n"
 #endif
+    "                    [--trace]\n"
     "\n"
     "Shapes each line of text with the font's Graphite rules.\n"
     "  --text S        one segment (UTF-8)\n"
@@ -44,8 +46,15 @@ static const char help[] =
     "  --format text   a readable table in font units (the default)\n"
     "  --justify P     justify the segment to P% of its natural width, as\n"
     "                  gr2fonttest -j P does (gr_seg_justify)\n"
+    "  --trace         before each segment, fontvm's trace: every pass's slot\n"
+    "                  stream before and after it, every rule that fired with\n"
+    "                  the opcodes it executed and the stack before each\n"
+    "                  (constraint code first), rules whose constraint failed\n"
 #ifdef FONTVM_CLI_WITH_REFERENCES
     "  --engine        fontvm (default) or graphite2, the reference library\n"
+    "  --bench         speed: shape every line --repeat times (default 20) with\n"
+    "                  fontvm and with graphite2 in this run; print segments/s\n"
+    "                  for both and their ratio (a release build means it)\n"
 #endif
     "Exit status: 0 all segments shaped, 1 a segment failed, 2 bad input.\n";
 
@@ -417,12 +426,295 @@ static void print_text(FILE *out, const shp_result *r)
     }
 }
 
+
+/* ---- trace (--trace) ---- */
+
+/* Constraint opcodes arrive before graphite2's rule choice is known: they
+ * are kept here until the rule fires (printed under it) or another rule's
+ * constraint starts (that rule's constraint failed). */
+#define TRACE_PENDING_MAX (1u << 20) /* bytes of one rule's constraint trace */
+
+typedef struct shp_trace {
+    FILE *out;
+    char *pending;          /* constraint lines of the rule being tested */
+    size_t len, cap;
+    int32_t pending_pass, pending_rule;
+    int truncated;
+} shp_trace;
+
+static void trace_pending_append(shp_trace *t, const char *line, size_t n)
+{
+    if (t->len + n > TRACE_PENDING_MAX) {
+        t->truncated = 1;
+        return;
+    }
+    if (t->len + n > t->cap) {
+        size_t ncap = t->cap ? t->cap : 1024;
+        while (ncap < t->len + n)
+            ncap *= 2;
+        char *nb = realloc(t->pending, ncap);
+        if (!nb) {
+            t->truncated = 1;
+            return;
+        }
+        t->pending = nb;
+        t->cap = ncap;
+    }
+    memcpy(t->pending + t->len, line, n);
+    t->len += n;
+}
+
+/* Drops the pending constraint lines; a rule that did not fire is named. */
+static void trace_flush_failed(shp_trace *t)
+{
+    if (t->pending_rule >= 0)
+        fprintf(t->out, "    rule %d: constraint failed\n", (int)t->pending_rule);
+    else if (t->len)
+        fputs("    pass constraint:\n", t->out);
+    fprintf(t->out, "%.*s", (int)t->len, t->pending ? t->pending : "");
+    if (t->truncated)
+        fputs("        (constraint trace truncated)\n", t->out);
+    t->len = 0;
+    t->truncated = 0;
+    t->pending_rule = t->pending_pass = -1;
+}
+
+static void trace_stream_line(FILE *out, const char *what, const fv_gr_trace_event *ev)
+{
+    fprintf(out, "  %s (%zu):", what, ev->num_slots);
+    for (size_t i = 0; i < ev->num_slots; i++)
+        fprintf(out, " %u", (unsigned)ev->gids[i]);
+    fputc('\n', out);
+}
+
+static void trace_event(void *user, const fv_gr_trace_event *ev)
+{
+    shp_trace *t = user;
+    switch (ev->kind) {
+    case FV_GR_TRACE_PASS_BEGIN:
+        fprintf(t->out, "pass %d\n", (int)ev->pass);
+        trace_stream_line(t->out, "in ", ev);
+        break;
+    case FV_GR_TRACE_PASS_END:
+        if (t->len || t->pending_rule >= 0)
+            trace_flush_failed(t);
+        trace_stream_line(t->out, "out", ev);
+        break;
+    case FV_GR_TRACE_BIDI:
+        fprintf(t->out, "bidi (before pass %d)\n", (int)ev->pass);
+        trace_stream_line(t->out, "out", ev);
+        break;
+    case FV_GR_TRACE_RULE:
+        if (t->pending_rule != ev->rule || t->pending_pass != ev->pass)
+            trace_flush_failed(t);
+        fprintf(t->out, "    rule %d fired at slot %d\n", (int)ev->rule, (int)ev->slot);
+        if (t->len)
+            fprintf(t->out, "      constraint:\n%.*s", (int)t->len, t->pending);
+        if (t->truncated)
+            fputs("        (constraint trace truncated)\n", t->out);
+        fputs("      action:\n", t->out);
+        t->len = 0;
+        t->truncated = 0;
+        t->pending_rule = t->pending_pass = -1;
+        break;
+    case FV_GR_TRACE_OP: {
+        char line[512];
+        const char *name = fv_gr_opcode_name(ev->opcode);
+        int w = snprintf(line, sizeof line, "        %4u  %-22s [", (unsigned)ev->pc,
+                         name ? name : "?");
+        size_t n = w > 0 ? (size_t)w : 0;
+        /* The top of the stack is what the opcode reads; a deep stack is
+         * shown by its last 16 values. */
+        size_t from = ev->stack_depth > 16 ? ev->stack_depth - 16 : 0;
+        if (from && n < sizeof line)
+            n += (size_t)snprintf(line + n, sizeof line - n, "...");
+        for (size_t i = from; i < ev->stack_depth && n < sizeof line; i++)
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s%d", i > from ? " " : "",
+                                  (int)ev->stack[i]);
+        if (n < sizeof line)
+            n += (size_t)snprintf(line + n, sizeof line - n, "]\n");
+        if (n >= sizeof line) {
+            n = sizeof line - 1;
+            line[n - 1] = '\n';
+        }
+        if (ev->is_constraint) {
+            if (ev->pc == 0 && (t->len || t->pending_rule >= 0))
+                trace_flush_failed(t);
+            t->pending_rule = ev->rule;
+            t->pending_pass = ev->pass;
+            trace_pending_append(t, line, n);
+        } else {
+            fwrite(line, 1, n, t->out);
+        }
+        break;
+    }
+    }
+}
+
+/* ---- speed (--bench) ---- */
+
+#ifdef FONTVM_CLI_WITH_REFERENCES
+#define BENCH_DEFAULT_REPEAT 20u
+#define BENCH_MAX_REPEAT 100000u
+
+typedef struct bench_line {
+    uint32_t *cps;
+    size_t n;
+} bench_line;
+
+/* Every line of the file, decoded once, so only shaping is timed. */
+static int bench_read_lines(const char *path, bench_line **out, size_t *count)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "fontvm shape: cannot open %s: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    bench_line *lines = NULL;
+    size_t nl = 0, capl = 0, len = 0, cap = 0;
+    char *buf = NULL;
+    int rc = CLI_OK, ch;
+    do {
+        ch = fgetc(f);
+        if (ch != EOF && ch != '\n') {
+            if (len + 1 >= cap) {
+                size_t ncap = cap ? cap * 2 : 256;
+                char *nb = realloc(buf, ncap);
+                if (!nb) {
+                    rc = CLI_PROBLEM;
+                    break;
+                }
+                buf = nb;
+                cap = ncap;
+            }
+            buf[len++] = (char)ch;
+            continue;
+        }
+        if (ch == EOF && len == 0)
+            break;
+        if (len && buf[len - 1] == '\r')
+            len--;
+        if (nl == capl) {
+            size_t ncap = capl ? capl * 2 : 64;
+            bench_line *nb = realloc(lines, ncap * sizeof *nb);
+            if (!nb) {
+                rc = CLI_PROBLEM;
+                break;
+            }
+            lines = nb;
+            capl = ncap;
+        }
+        lines[nl].cps = malloc((len ? len : 1) * sizeof(uint32_t));
+        if (!lines[nl].cps) {
+            rc = CLI_PROBLEM;
+            break;
+        }
+        lines[nl].n = utf8_decode(buf ? buf : "", len, lines[nl].cps, len);
+        nl++;
+        len = 0;
+    } while (ch != EOF);
+    free(buf);
+    fclose(f);
+    *out = lines;
+    *count = nl;
+    return rc;
+}
+
+static void bench_free_lines(bench_line *lines, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(lines[i].cps);
+    free(lines);
+}
+
+/* One pass over the lines with fontvm; counts segments made. */
+static double bench_fontvm(engine *e, const shp_opts *o, const bench_line *lines, size_t count,
+                           size_t *made)
+{
+    fv_gr_shape_request req;
+    memset(&req, 0, sizeof req);
+    req.features = o->num_features ? o->features : NULL;
+    req.num_features = o->num_features;
+    req.lang = o->lang;
+    req.rtl = o->rtl;
+    double t0 = cli_tt_now();
+    for (size_t i = 0; i < count; i++) {
+        req.text = lines[i].cps;
+        req.length = lines[i].n;
+        fv_gr_segment *seg = NULL;
+        if (fv_gr_shape(e->face, &req, &seg, NULL) == FV_OK && seg) {
+            (*made)++;
+            fv_gr_segment_free(e->face, seg);
+        }
+    }
+    return cli_tt_now() - t0;
+}
+
+/* The same with graphite2: gr_make_seg with no font (font units), the
+ * feature values built once outside the timed loop. */
+static double bench_graphite2(engine *e, const gr_feature_val *fv, const shp_opts *o,
+                              const bench_line *lines, size_t count, size_t *made)
+{
+    double t0 = cli_tt_now();
+    for (size_t i = 0; i < count; i++) {
+        gr_segment *seg = gr_make_seg(NULL, e->gr, 0, fv, gr_utf32, lines[i].cps, lines[i].n,
+                                      o->rtl);
+        if (seg) {
+            (*made)++;
+            gr_seg_destroy(seg);
+        }
+    }
+    return cli_tt_now() - t0;
+}
+
+/* fontvm and graphite2 alternate pass by pass, so both see the same
+ * machine state (caches, frequency) over the run. */
+static int run_bench(engine *e, const shp_opts *o, const char *path, const char *text_file,
+                     uint32_t repeat)
+{
+    bench_line *lines = NULL;
+    size_t count = 0;
+    int rc = bench_read_lines(text_file, &lines, &count);
+    if (rc) {
+        bench_free_lines(lines, count);
+        return rc;
+    }
+    gr_feature_val *fv = gr_face_featureval_for_lang(e->gr, o->lang);
+    if (!fv) {
+        bench_free_lines(lines, count);
+        fprintf(stderr, "fontvm shape: graphite2 has no feature values for %s\n", path);
+        return CLI_PROBLEM;
+    }
+    for (size_t i = 0; i < o->num_features; i++) {
+        const gr_feature_ref *ref = gr_face_find_fref(e->gr, o->features[i].id);
+        if (ref)
+            gr_fref_set_feature_value(ref, (gr_uint16)o->features[i].value, fv);
+    }
+    double t_fv = 0, t_gr = 0;
+    size_t made_fv = 0, made_gr = 0;
+    for (uint32_t r = 0; r < repeat; r++) {
+        t_fv += bench_fontvm(e, o, lines, count, &made_fv);
+        t_gr += bench_graphite2(e, fv, o, lines, count, &made_gr);
+    }
+    gr_featureval_destroy(fv);
+    bench_free_lines(lines, count);
+    double segs = (double)count * repeat;
+    double sps_fv = t_fv > 0 ? segs / t_fv : 0, sps_gr = t_gr > 0 ? segs / t_gr : 0;
+    printf("font: %s\ntext: %s (%zu lines) x %u\n", path, text_file, count, (unsigned)repeat);
+    printf("fontvm     %12.0f segments/s  (%.3f s, %zu segments made)\n", sps_fv, t_fv, made_fv);
+    printf("graphite2  %12.0f segments/s  (%.3f s, %zu segments made)\n", sps_gr, t_gr, made_gr);
+    printf("ratio fontvm/graphite2: %.2f\n", sps_gr > 0 ? sps_fv / sps_gr : 0.0);
+    return made_fv == made_gr ? CLI_OK : CLI_PROBLEM;
+}
+#endif
+
 /* ---- driver ---- */
 
 typedef struct shape_job {
     engine e;
     shp_opts o;
     int use_graphite2;
+    shp_trace *trace;
     uint32_t *cps;
     int failures;
     int feature_known[SHAPE_MAX_FEATURES];
@@ -438,7 +730,15 @@ static void shape_one(shape_job *j, const char *line, size_t line_len, const uin
         shape_graphite2(&j->e, &j->o, text, n, &r);
     else
 #endif
+    {
+        if (j->trace) {
+            fprintf(stdout, "trace: %.*s\n", (int)line_len, line);
+            j->trace->pending_rule = j->trace->pending_pass = -1;
+        }
         shape_fontvm(&j->e, &j->o, text, n, &r);
+        if (j->trace && (j->trace->len || j->trace->pending_rule >= 0))
+            trace_flush_failed(j->trace);
+    }
     if (!r.ok)
         j->failures++;
     switch (j->o.format) {
@@ -493,7 +793,15 @@ done:
 int cmd_shape(int argc, char **argv)
 {
     const char *path = NULL, *text = NULL, *text_file = NULL, *features = NULL, *lang = NULL;
-    int codes_from = -1, codes_to = -1;
+    int codes_from = -1, codes_to = -1, want_trace = 0;
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    int want_bench = 0;
+    uint32_t repeat = BENCH_DEFAULT_REPEAT;
+#endif
+    shp_trace trace;
+    memset(&trace, 0, sizeof trace);
+    trace.out = stdout;
+    trace.pending_rule = trace.pending_pass = -1;
     shape_job j;
     memset(&j, 0, sizeof j);
     j.o.format = FMT_TEXT;
@@ -521,6 +829,8 @@ int cmd_shape(int argc, char **argv)
             j.o.rtl = 1;
         } else if (!strcmp(a, "--json")) {
             j.o.format = FMT_JSON;
+        } else if (!strcmp(a, "--trace")) {
+            want_trace = 1;
         } else if (!strcmp(a, "--format") && has_value) {
             const char *f = argv[++i];
             if (!strcmp(f, "gr2log"))
@@ -546,6 +856,11 @@ int cmd_shape(int argc, char **argv)
                 j.use_graphite2 = 1;
             else if (strcmp(e, "fontvm"))
                 return cli_usage_error("shape", "--engine is fontvm or graphite2");
+        } else if (!strcmp(a, "--bench")) {
+            want_bench = 1;
+        } else if (!strcmp(a, "--repeat") && has_value) {
+            if (cli_parse_uint(argv[++i], BENCH_MAX_REPEAT, &repeat) || repeat == 0)
+                return cli_usage_error("shape", "--repeat needs a positive count");
 #endif
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("shape", "unknown option or missing value");
@@ -566,6 +881,12 @@ int cmd_shape(int argc, char **argv)
     }
     if (lang && parse_tag(lang, strlen(lang), &j.o.lang))
         return cli_usage_error("shape", "--lang wants a tag of 1-4 characters");
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    if (want_bench && (!text_file || j.use_graphite2 || want_trace))
+        return cli_usage_error("shape", "--bench wants --text-file, without --engine or --trace");
+#endif
+    if (want_trace && j.use_graphite2)
+        return cli_usage_error("shape", "--trace traces fontvm, not graphite2");
 
     j.cps = malloc(SHAPE_MAX_CHARS * sizeof *j.cps);
     if (!j.cps)
@@ -579,21 +900,32 @@ int cmd_shape(int argc, char **argv)
     fv_error err;
     fv_error_clear(&err);
 #ifdef FONTVM_CLI_WITH_REFERENCES
-    if (j.use_graphite2) {
+    if (j.use_graphite2 || want_bench) {
         j.e.gr = gr_make_file_face(path, gr_face_preloadAll);
         if (!j.e.gr) {
             fprintf(stderr, "fontvm shape: graphite2 cannot load %s\n", path);
             rc = CLI_BAD_INPUT;
             goto done;
         }
-    } else
+    }
+    if (!j.use_graphite2)
 #endif
     {
         if (fv_gr_face_new(j.e.font, &j.e.face, &err) != FV_OK) {
             rc = cli_fail(path, &err);
             goto done;
         }
+        if (want_trace) {
+            j.trace = &trace;
+            fv_gr_set_trace(j.e.face, trace_event, &trace, NULL);
+        }
     }
+#ifdef FONTVM_CLI_WITH_REFERENCES
+    if (want_bench) {
+        rc = run_bench(&j.e, &j.o, path, text_file, repeat);
+        goto done;
+    }
+#endif
     for (size_t i = 0; i < j.o.num_features; i++) {
 #ifdef FONTVM_CLI_WITH_REFERENCES
         if (j.use_graphite2) {
@@ -634,6 +966,7 @@ done:
     if (j.e.face)
         fv_gr_face_free(j.e.face);
     fv_font_close(j.e.font);
+    free(trace.pending);
     free(j.cps);
     return rc;
 }
