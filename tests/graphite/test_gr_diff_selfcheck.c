@@ -40,8 +40,8 @@ static void path_join(char *out, size_t size, const char *env, const char *dflt,
 
 /* Shapes up to max_lines lines; returns the number of lines checked and
  * fails on the first one whose derivation differs from HarfBuzz. */
-static long check(const char *font_rel, int font_shared, const char *text_rel, int text_shared,
-                  int rtl, long max_lines)
+static long check_features(const char *font_rel, int font_shared, const char *text_rel,
+                           int text_shared, int rtl, long max_lines, const char *features)
 {
     char fp[1024], tp[1024];
     if (font_shared)
@@ -65,7 +65,7 @@ static long check(const char *font_rel, int font_shared, const char *text_rel, i
     uint32_t *cps = malloc(sizeof *cps * 8192);
     assert_non_null(cps);
     grc_features feats;
-    memset(&feats, 0, sizeof feats);
+    assert_int_equal(grc_parse_features(features, &feats, err, sizeof err), 0);
     long lines = 0;
     size_t pos = 0;
     while (pos < tsize && lines < max_lines) {
@@ -97,6 +97,12 @@ static long check(const char *font_rel, int font_shared, const char *text_rel, i
     return lines;
 }
 
+static long check(const char *font_rel, int font_shared, const char *text_rel, int text_shared,
+                  int rtl, long max_lines)
+{
+    return check_features(font_rel, font_shared, text_rel, text_shared, rtl, max_lines, "");
+}
+
 static void test_ltr_peer(void **state)
 {
     (void)state;
@@ -122,12 +128,24 @@ static void test_other_scripts(void **state)
     assert_int_equal(check("/usr/share/fonts/truetype/annapurna/AnnapurnaSIL-Regular.ttf", 0, "corpus/texts/devanagari_nepali.txt", 0, 0, 100000), 24);
 }
 
+/* Padauk's hsln gives slots a vertical advance: HarfBuzz takes it as the
+ * glyph's y_advance and moves the y offsets of what follows. */
+static void test_vertical_advance(void **state)
+{
+    (void)state;
+    assert_int_equal(check_features("peer/graphite2/fonts/Padauk.ttf", 1,
+                                    "peer/graphite2/texts/my_HeadwordSyllables.txt", 1, 0, 100000,
+                                    "hsln=1"),
+                     3667);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ltr_peer),
         cmocka_unit_test(test_rtl_arabic),
         cmocka_unit_test(test_other_scripts),
+        cmocka_unit_test(test_vertical_advance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
