@@ -44,6 +44,8 @@ typedef struct fvfuzz_ctx {
      * per-opcode execution counts here (256 entries), for the opcode
      * coverage table of scripts/fuzz and scripts/coverage. */
     uint64_t *tt_opcodes;
+    /* The same for the Graphite targets (256 entries, opcode byte). */
+    uint64_t *gr_opcodes;
 } fvfuzz_ctx;
 
 typedef int (*fvfuzz_fn)(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size);
@@ -126,7 +128,7 @@ void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *e
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                    \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                     \
     {                                                                                \
-        static const fvfuzz_ctx quiet = {0, NULL, NULL};                                   \
+        static const fvfuzz_ctx quiet = {0, NULL, NULL, NULL};                             \
         return fvfuzz_entry(&fvfuzz_target_##name, &quiet, data, size);             \
     }
 #endif

@@ -239,9 +239,131 @@ TT_HANDWRITTEN = {
 
 
 # ---------------------------------------------------------------- Graphite
-# Graphite rule code of the corpus fonts' passes is not extracted yet: the
-# Silf layout walk belongs with vm/graphite's parser, and a second hand-kept
-# parser here would drift.  The gr_code seeds are the hand-written ones.
+def gr_arg_bytes():
+    """{opcode: fixed argument bytes (-1: count byte + count)} from the
+    engine's own list, vm/graphite/opcodes.def, so there is no second table."""
+    out = {}
+    with open(os.path.join(ROOT, "vm", "graphite", "opcodes.def")) as fh:
+        for line in fh:
+            if line.startswith("X("):
+                parts = [x.strip() for x in line[2:].split(",")]
+                out[int(parts[1], 16)] = int(parts[2])
+    return out
+
+
+GR_ARGS = gr_arg_bytes()
+GR_RETURNS = (0x30, 0x31, 0x32)  # PopRet, RetZero, RetTrue
+MAX_GR_RULES_PER_PASS = 6        # rule pieces taken from each pass
+MAX_GR_PIECES_PER_FONT = 40
+
+
+def gr_insn_len(code, pc):
+    n = GR_ARGS.get(code[pc], 0)
+    if n < 0:
+        n = 1 + (code[pc + 1] if pc + 1 < len(code) else 0)
+    return 1 + n
+
+
+def gr_count_insns(code):
+    n, pc = 0, 0
+    while pc < len(code):
+        pc += gr_insn_len(code, pc)
+        n += 1
+    return n
+
+
+def gr_split_rules(block):
+    """Rule code pieces of a constraint or action block: graphite2 requires
+    every piece to end with a return, so split after each return opcode.
+    Pieces that run past the block (not code) end the walk."""
+    pieces, start, pc = [], 0, 0
+    while pc < len(block):
+        op = block[pc]
+        if op not in GR_ARGS:
+            break
+        pc += gr_insn_len(block, pc)
+        if pc > len(block):
+            break
+        if op in GR_RETURNS:
+            pieces.append(block[start:pc])
+            start = pc
+    return pieces
+
+
+def gr_pass_offsets(sub, version, num_passes):
+    """Offsets of the passes (num_passes + 1 u32s) inside a Silf subtable.
+    v3+: the header says where; v2: after the variable-length header, which
+    is walked as graphite2's reader walks it; the result must be increasing
+    and inside the subtable, else None."""
+    if version >= 0x00030000:
+        p = struct.unpack(">H", sub[4:6])[0]
+    else:
+        p = 20
+        nj = sub[19]
+        p += 8 * nj + 2 + 1 + 1 + 1 + 1 + 3    # jlevels, numLigComp, numUser, maxComp, dir, attColl, 3 reserved
+        ncrit = sub[p]
+        p += 1 + 2 * ncrit + 1
+        nscript = sub[p]
+        p += 1 + 4 * nscript + 2               # scripts, lbGID
+    n = num_passes + 1
+    if p + 4 * n > len(sub):
+        return None
+    offs = struct.unpack(">%dI" % n, sub[p:p + 4 * n])
+    if any(b < a for a, b in zip(offs, offs[1:])) or offs[-1] > len(sub) or offs[0] < p:
+        return None
+    return offs
+
+
+def gr_rule_pieces(silf):
+    """(pass type, constraint pieces, action pieces) per pass of every
+    uncompressed Silf subtable: a bounded walk of the table layout
+    (Silf v2-v5), checked at every step; anything unexpected skips the
+    subtable.  The engine's verifier decides what is valid, not this."""
+    out = []
+    if len(silf) < 12:
+        return out
+    version = struct.unpack(">I", silf[:4])[0]
+    p = 4
+    if version >= 0x00030000:
+        if version >= 0x00050000 and struct.unpack(">I", silf[4:8])[0] >> 27:
+            return out                         # LZ4-compressed
+        p = 8
+    num_sub = struct.unpack(">H", silf[p:p + 2])[0]
+    p += 4
+    for i in range(min(num_sub, 4)):
+        if p + 4 * (i + 1) > len(silf):
+            break
+        so = struct.unpack(">I", silf[p + 4 * i:p + 4 * i + 4])[0]
+        sub = silf[so:]
+        h = 8 if version >= 0x00030000 else 0
+        if len(sub) < h + 20:
+            continue
+        num_passes, i_subst, i_pos = sub[h + 6], sub[h + 7], sub[h + 8]
+        try:
+            offs = gr_pass_offsets(sub, version, num_passes)
+        except IndexError:
+            offs = None
+        if offs is None:
+            continue
+        for k in range(num_passes):
+            ps = offs[k]
+            if ps + 24 > offs[k + 1]:
+                continue
+            rc, ac = struct.unpack(">II", sub[ps + 12:ps + 20])
+            end = offs[k + 1]
+            if not (ps < rc <= ac <= end):
+                continue
+            ptype = 2 if k < i_pos else 3      # GRV_PASS_SUBSTITUTE / _POSITIONING
+            cons = gr_split_rules(sub[rc:ac])
+            acts = gr_split_rules(sub[ac:end])
+            out.append((ptype, cons[:MAX_GR_RULES_PER_PASS], acts[:MAX_GR_RULES_PER_PASS]))
+    return out
+
+
+def gr_code_trailer(constraint, pass_type, sort=3, pre=0, slots=6, flags=0, gids=(1, 2, 3, 4, 5, 6, 7, 0)):
+    """16 bytes, layout in fuzz/gr_code.c."""
+    return struct.pack(">HHBBBB8B", 0, gr_count_insns(constraint), (pass_type % 5) | flags,
+                       sort - 1, pre, slots - 1, *gids)
 
 
 # Hand-written Graphite rule code (constraint, action).
@@ -398,8 +520,30 @@ def generate():
             S.add("gr_font", "%s-rtl" % label, data + struct.pack(">HHH", 0x5D0, 0x5D1, 0x20) +
                   struct.pack(">HBBBBBB", 0, 3, 1, 0, 0, 0, 0))
     for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
-        S.add("gr_code", "hand-" + name,
-              c + a + struct.pack(">HHBBBBBBBBBB", 0, len(c), 0, 0, 0, 0, 4, 0, 0, 0, 0, 0))
+        S.add("gr_code", "hand-" + name, c + a + gr_code_trailer(c, 2))
+        S.add("gr_code", "hand-%s-pos" % name, c + a + gr_code_trailer(c, 3, sort=2, pre=1, flags=0x70))
+    # Rule code of the corpus fonts' passes (constraint + RetTrue action and
+    # empty constraint + action), the rule span at its largest so slot
+    # references verify.
+    for path in graphite_fonts():
+        with open(path, "rb") as fh:
+            data = fh.read()
+        try:
+            _, t = read_tables(data)
+            passes = gr_rule_pieces(t.get("Silf", b""))
+        except (ValueError, struct.error, IndexError):
+            continue
+        label = "gr-" + sanitize(os.path.basename(path).rsplit(".", 1)[0])
+        n = 0
+        for k, (ptype, cons, acts) in enumerate(passes):
+            for j, c in enumerate(cons):
+                if n < MAX_GR_PIECES_PER_FONT:
+                    S.add("gr_code", "%s-p%d-c%d" % (label, k, j), c + b"\x32" + gr_code_trailer(c, ptype, sort=16, pre=0, slots=20))
+                    n += 1
+            for j, a in enumerate(acts):
+                if n < MAX_GR_PIECES_PER_FONT:
+                    S.add("gr_code", "%s-p%d-a%d" % (label, k, j), a + gr_code_trailer(b"", ptype, sort=16, pre=0, slots=20, flags=0x20))
+                    n += 1
     return S
 
 

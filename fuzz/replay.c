@@ -177,28 +177,35 @@ static int replay_dir(const char *dir, const fvfuzz_target *forced, const fvfuzz
 
 /* The TrueType opcode coverage table: every opcode byte (each flag variant
  * of an instruction is its own byte) with its execution count. */
-static void print_opcodes(const uint64_t *counts)
+/* `vm` "tt": all 256 opcode bytes (instructions x flag variants);
+ * "gr": the 0x43 Graphite opcodes graphite2 1.3.14 knows. */
+static void print_opcodes(const char *vm, const uint64_t *counts, int n)
 {
-    int hit = 0;
-    for (int op = 0; op < 256; op++)
-        hit += counts[op] != 0;
-    printf("tt opcodes executed: %d/256 opcode bytes (instruction x flag variants)\n", hit);
+    int hit = 0, any = 0;
+    for (int op = 0; op < 256; op++) {
+        hit += op < n && counts[op] != 0;
+        any |= counts[op] != 0;
+    }
+    if (!any)
+        return;
+    printf("%s opcodes executed: %d/%d opcode bytes%s\n", vm, hit, n,
+           n == 256 ? " (instruction x flag variants)" : "");
     printf("never executed:");
-    for (int op = 0; op < 256; op++)
+    for (int op = 0; op < n; op++)
         if (counts[op] == 0)
             printf(" %02X", op);
     printf("\n");
     for (int op = 0; op < 256; op++)
         if (counts[op] != 0)
-            printf("  %02X %llu\n", op, (unsigned long long)counts[op]);
+            printf("  %s %02X %llu\n", vm, op, (unsigned long long)counts[op]);
 }
 
 int main(int argc, char **argv)
 {
     const fvfuzz_target *forced = NULL;
-    fvfuzz_ctx ctx = {0, stderr, NULL};
+    fvfuzz_ctx ctx = {0, stderr, NULL, NULL};
     int bad = 0, files = 0, i = 1, opcodes = 0;
-    uint64_t tt_counts[256] = {0};
+    uint64_t tt_counts[256] = {0}, gr_counts[256] = {0};
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
             const char *name = argv[++i];
@@ -231,8 +238,10 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (opcodes)
+    if (opcodes) {
         ctx.tt_opcodes = tt_counts;
+        ctx.gr_opcodes = gr_counts;
+    }
     if (i >= argc) {
         fprintf(stderr, "usage: %s [--target NAME] [--trace] FILE|DIR...\n", argv[0]);
         return 2;
@@ -246,7 +255,9 @@ int main(int argc, char **argv)
         }
     }
     fprintf(stderr, "fvfuzz-replay: %d file(s) replayed%s\n", files, bad ? ", some unreadable" : "");
-    if (opcodes)
-        print_opcodes(tt_counts);
+    if (opcodes) {
+        print_opcodes("tt", tt_counts, 256);
+        print_opcodes("gr", gr_counts, 0x43); /* vm/graphite/opcodes.def */
+    }
     return bad;
 }
