@@ -182,10 +182,14 @@ class Model:
             ex.append(self._example(key, rec, case_id))
         elif has and not all(e.get("detail") for e in ex):
             # Prefer examples that can be drawn.
-            for i, e in enumerate(ex):
-                if not e.get("detail"):
+            for i in range(len(ex) - 1, -1, -1):
+                if not ex[i].get("detail"):
                     ex[i] = self._example(key, rec, case_id)
                     break
+        else:
+            return
+        # Drawable examples first: the first one is shown open.
+        ex.sort(key=lambda e: not e.get("detail"))
 
     def _tt_case(self, rec):
         key = self.tt_key(rec)

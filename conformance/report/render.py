@@ -363,10 +363,13 @@ def html(rep, m):
 
     # Per font.
     o.append("<h2 id=fonts>By font</h2><details open><summary>"
-             f"{len(rep['fonts'])} font × comparison rows; fonts with differences first</summary>"
+             f"{len(rep['fonts'])} font × comparison rows, least conformant first</summary>"
              "<table id=font-table><thead><tr><th class=l>font</th><th class=l>comparison</th>" + TABLE_HEAD +
              "</tr></thead><tbody>")
-    rows = sorted(rep["fonts"], key=lambda r: (r["identical"] == r["cases"], r["engine"], r["font"], r["comparison"]))
+    # Least conformant first; fully identical rows last.
+    rows = sorted(rep["fonts"], key=lambda r: (r["identical"] == r["cases"] and r["cases"] > 0,
+                                               r["identical"] / r["cases"] if r["cases"] else -1.0,
+                                               r["font"], r["comparison"]))
     for r in rows:
         o.append(f"<tr><td class=l>{_font_label(r['font'], m.font_names)}</td><td class=l>{escape(r['comparison'])}</td>"
                  f"{_count_cells(r)}</tr>")

@@ -88,7 +88,7 @@ def tt_glyph(case, max_px=300):
     y0 = min(p[1] for p in allp) // 64 - 1
     y1 = -(-max(p[1] for p in allp) // 64) + 1
     wpx, hpx = max(1, x1 - x0), max(1, y1 - y0)
-    cell = max(3.0, min(28.0, max_px / max(wpx, hpx)))
+    cell = max(3.0, min(40.0, max_px / max(wpx, hpx)))
     W, H = wpx * cell, hpx * cell
 
     def sx(x):
