@@ -6,7 +6,18 @@
  *   fv_tt_exec  an execution context (stacks, zones); one per thread.
  * An fpgm/prep failure is remembered and makes every hinted load of that
  * size fail, as in FreeType.  The owner of vm/tt may extend this header
- * (add fields/functions) but must keep what is here. */
+ * (add fields/functions) but must keep what is here.
+ *
+ * Notes on the implementation (vm/tt):
+ *  - Like FreeType, fontvm runs fpgm per fv_tt_size (FreeType's function
+ *    table lives in the size); fv_tt_face_new only reads the font-level
+ *    tables (OS/2, post, hdmx).
+ *  - Errors from the interpreter name the program holding the faulting
+ *    instruction and the glyph being hinted: an fpgm function called by
+ *    glyph 36 fails as "fpgm[36]@223:RCVT: invalid cvt -3".
+ *  - A glyph program may write the CVT and storage; those writes go to a
+ *    per-load copy (FreeType 2.11.1+), while twilight points persist in the
+ *    size across glyph loads as in FreeType. */
 #ifndef FONTVM_TT_H
 #define FONTVM_TT_H
 
