@@ -41,6 +41,26 @@ int cli_parse_uint(const char *s, uint32_t max, uint32_t *out)
     return 0;
 }
 
+void cli_getopt_begin(void)
+{
+    optind = 1;
+    opterr = 0; /* cli_getopt prints the one error line itself */
+}
+
+int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts)
+{
+    int prev = optind;
+    int opt = getopt_long(argc, argv, "h", longopts, NULL);
+    if (opt == '?' || opt == ':') {
+        const char *bad = prev < argc ? argv[prev] : "";
+        char msg[160];
+        snprintf(msg, sizeof msg, "unknown option or missing value: %s", bad);
+        cli_usage_error(cmd, msg);
+        return '?';
+    }
+    return opt;
+}
+
 int cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;

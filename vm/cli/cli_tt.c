@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli.h"
@@ -72,3 +73,57 @@ void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size)
     }
 }
 
+
+int cli_tt_request(const char *cmd, const char *ppem, const char *mode, int pedantic,
+                   fv_tt_size_request *req)
+{
+    memset(req, 0, sizeof *req);
+    if (!ppem)
+        return cli_usage_error(cmd, "missing --ppem");
+    if (cli_tt_parse_size(ppem, &req->x_ppem_26d6, &req->y_ppem_26d6))
+        return cli_usage_error(cmd, "--ppem expects a size like 12, 10.5 or 12x16");
+    if (cli_tt_parse_mode(mode ? mode : "v40", &req->mode))
+        return cli_usage_error(cmd, "--mode expects v35, v40, v40-mono or v40-lcd");
+    req->pedantic = pedantic;
+    return CLI_OK;
+}
+
+int cli_tt_open(const char *path, uint32_t face_index, const fv_tt_size_request *req,
+                fv_tt_trace_fn trace, void *user, cli_tt_session *s)
+{
+    fv_error err;
+    memset(s, 0, sizeof *s);
+    int rc = cli_open_font(path, face_index, &s->font);
+    if (rc != CLI_OK)
+        return rc;
+    if (fv_tt_face_new(s->font, &s->face, &err) != FV_OK) {
+        s->face = NULL;
+        goto fail;
+    }
+    if (fv_tt_exec_new(s->face, &s->exec, &err) != FV_OK) {
+        s->exec = NULL;
+        goto fail;
+    }
+    if (trace)
+        fv_tt_exec_set_trace(s->exec, trace, user);
+    if (req && fv_tt_size_new(s->face, s->exec, req, &s->size, &err) != FV_OK) {
+        s->size = NULL;
+        goto fail;
+    }
+    return CLI_OK;
+fail:
+    rc = cli_fail(path, &err);
+    cli_tt_close(s);
+    return rc;
+}
+
+void cli_tt_close(cli_tt_session *s)
+{
+    if (s->exec)
+        fv_tt_exec_set_trace(s->exec, NULL, NULL);
+    fv_tt_size_free(s->size);
+    fv_tt_exec_free(s->exec);
+    fv_tt_face_free(s->face);
+    fv_font_close(s->font);
+    memset(s, 0, sizeof *s);
+}

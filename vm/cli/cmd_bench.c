@@ -68,52 +68,38 @@ static int parse_sizes(const char *list, bench_opts *o)
 static int bench_fontvm(const char *path, const bench_opts *o, bench_result *r, size_t *peak,
                         uint32_t *num_glyphs)
 {
-    fv_font *font = NULL;
-    fv_tt_face *face = NULL;
-    fv_tt_exec *exec = NULL;
+    cli_tt_session ss;
     fv_error err;
     memset(r, 0, sizeof *r);
-    int rc = cli_open_font(path, 0, &font);
+    int rc = cli_tt_open(path, 0, NULL, NULL, NULL, &ss); /* sizes are made per pass below */
     if (rc != CLI_OK)
         return rc;
-    *num_glyphs = fv_font_glyph_count(font);
-    if (fv_tt_face_new(font, &face, &err) != FV_OK) {
-        face = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
-    if (fv_tt_exec_new(face, &exec, &err) != FV_OK) {
-        exec = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
+    *num_glyphs = fv_font_glyph_count(ss.font);
     double t0 = cli_tt_now();
     for (uint32_t rep = 0; rep < o->repeat; rep++) {
         for (uint32_t s = 0; s < o->num_sizes; s++) {
             fv_tt_size *size = NULL;
             fv_tt_size_request req = {.x_ppem_26d6 = o->x[s], .y_ppem_26d6 = o->y[s],
                                       .mode = o->mode, .pedantic = 0};
-            if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
+            if (fv_tt_size_new(ss.face, ss.exec, &req, &size, &err) != FV_OK) {
                 rc = cli_fail(path, &err);
                 goto done;
             }
             for (uint32_t gid = 0; gid < *num_glyphs; gid++) {
                 fv_tt_outline out;
                 memset(&out, 0, sizeof out);
-                if (fv_tt_hint_glyph(size, exec, gid, &out, &err) != FV_OK)
+                if (fv_tt_hint_glyph(size, ss.exec, gid, &out, &err) != FV_OK)
                     r->failed++;
-                fv_tt_outline_free(face, &out);
+                fv_tt_outline_free(ss.face, &out);
                 r->glyphs++;
             }
             fv_tt_size_free(size);
         }
     }
     r->seconds = cli_tt_now() - t0;
-    *peak = fv_font_peak_memory(font);
+    *peak = fv_font_peak_memory(ss.font);
 done:
-    fv_tt_exec_free(exec);
-    fv_tt_face_free(face);
-    fv_font_close(font);
+    cli_tt_close(&ss);
     return rc;
 }
 
@@ -198,31 +184,31 @@ int cmd_bench(int argc, char **argv)
     const char *sizes = BENCH_DEFAULT_SIZES;
     const char *fonts[BENCH_MAX_FONTS];
     uint32_t num_fonts = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (strcmp(a, "--sizes") == 0 || strcmp(a, "--mode") == 0 || strcmp(a, "--repeat") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("bench", "an option needs a value");
-            const char *v = argv[++i];
-            if (a[2] == 's')
-                sizes = v;
-            else if (a[2] == 'm') {
-                if (cli_tt_parse_mode(v, &o.mode))
-                    return cli_usage_error("bench", "--mode expects v35, v40, v40-mono or v40-lcd");
-            } else if (cli_parse_uint(v, 1000000, &o.repeat) || o.repeat == 0) {
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'},        {"sizes", required_argument, NULL, 's'},
+        {"mode", required_argument, NULL, 'm'},  {"repeat", required_argument, NULL, 'r'},
+        {NULL, 0, NULL, 0}};
+    int opt;
+    cli_getopt_begin();
+    while ((opt = cli_getopt(argc, argv, "bench", options)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_OK;
+        case 's': sizes = optarg; break;
+        case 'm':
+            if (cli_tt_parse_mode(optarg, &o.mode))
+                return cli_usage_error("bench", "--mode expects v35, v40, v40-mono or v40-lcd");
+            break;
+        case 'r':
+            if (cli_parse_uint(optarg, 1000000, &o.repeat) || o.repeat == 0)
                 return cli_usage_error("bench", "--repeat expects a positive number");
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("bench", "unknown option");
-        } else if (num_fonts < BENCH_MAX_FONTS) {
-            fonts[num_fonts++] = a;
-        } else {
-            return cli_usage_error("bench", "too many fonts");
+            break;
+        default: return CLI_BAD_INPUT;
         }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (num_fonts >= BENCH_MAX_FONTS)
+            return cli_usage_error("bench", "too many fonts");
+        fonts[num_fonts++] = argv[i];
     }
     if (num_fonts == 0)
         return cli_usage_error("bench", "missing FONT");

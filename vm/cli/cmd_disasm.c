@@ -87,33 +87,37 @@ static int disasm_glyphs(fv_font *font, uint32_t only)
 
 int cmd_disasm(int argc, char **argv)
 {
-    const char *path = NULL, *table = NULL;
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'},        {"face", required_argument, NULL, 'f'},
+        {"table", required_argument, NULL, 't'}, {"glyph", required_argument, NULL, 'g'},
+        {"graphite", no_argument, NULL, 'G'},    {NULL, 0, NULL, 0}};
+    const char *table = NULL;
     uint32_t face = 0, glyph = FV_NO_VALUE;
-    int graphite = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            return CLI_OK;
-        } else if (strcmp(argv[i], "--face") == 0 && i + 1 < argc) {
-            if (cli_parse_uint(argv[++i], 0xFFFF, &face))
+    int graphite = 0, opt;
+    cli_getopt_begin();
+    while ((opt = cli_getopt(argc, argv, "disasm", options)) != -1) {
+        switch (opt) {
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case 'f':
+            if (cli_parse_uint(optarg, 0xFFFF, &face))
                 return cli_usage_error("disasm", "--face needs a number");
-        } else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc) {
-            table = argv[++i];
+            break;
+        case 't':
+            table = optarg;
             if (strcmp(table, "fpgm") && strcmp(table, "prep") && strcmp(table, "glyf"))
                 return cli_usage_error("disasm", "--table is fpgm, prep or glyf");
-        } else if (strcmp(argv[i], "--glyph") == 0 && i + 1 < argc) {
-            if (cli_parse_uint(argv[++i], 0xFFFF, &glyph))
+            break;
+        case 'g':
+            if (cli_parse_uint(optarg, 0xFFFF, &glyph))
                 return cli_usage_error("disasm", "--glyph needs a glyph id");
-        } else if (strcmp(argv[i], "--graphite") == 0) {
-            graphite = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("disasm", "unknown option or missing value");
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("disasm", "one font at a time");
+            break;
+        case 'G': graphite = 1; break;
+        default: return CLI_BAD_INPUT;
         }
     }
+    if (optind + 1 < argc)
+        return cli_usage_error("disasm", "one font at a time");
+    const char *path = optind < argc ? argv[optind] : NULL;
     if (!path)
         return cli_usage_error("disasm", "missing FONT");
     if (glyph != FV_NO_VALUE && table && strcmp(table, "glyf") != 0)

@@ -125,67 +125,53 @@ static json_t *ppem_json(int32_t x, int32_t y)
 
 int cmd_hint(int argc, char **argv)
 {
-    const char *path = NULL, *ppem = NULL, *mode_s = "v40", *glyphs_s = "all";
-    int json = 0, quiet = 0, pedantic = 0;
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'},          {"json", no_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},         {"pedantic", no_argument, NULL, 'P'},
+        {"ppem", required_argument, NULL, 'p'},    {"mode", required_argument, NULL, 'm'},
+        {"glyphs", required_argument, NULL, 'g'},  {"face", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0}};
+    const char *ppem = NULL, *mode_s = "v40", *glyphs_s = "all";
+    int json = 0, quiet = 0, pedantic = 0, opt;
     uint32_t face_index = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--pedantic") == 0) {
-            pedantic = 1;
-        } else if (strcmp(a, "--ppem") == 0 || strcmp(a, "--mode") == 0 ||
-                   strcmp(a, "--glyphs") == 0 || strcmp(a, "--face") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("hint", "an option needs a value");
-            const char *v = argv[++i];
-            if (a[2] == 'p')
-                ppem = v;
-            else if (a[2] == 'm')
-                mode_s = v;
-            else if (a[2] == 'g')
-                glyphs_s = v;
-            else if (cli_parse_uint(v, UINT32_MAX, &face_index))
+    cli_getopt_begin();
+    while ((opt = cli_getopt(argc, argv, "hint", options)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_OK;
+        case 'j': json = 1; break;
+        case 'q': quiet = 1; break;
+        case 'P': pedantic = 1; break;
+        case 'p': ppem = optarg; break;
+        case 'm': mode_s = optarg; break;
+        case 'g': glyphs_s = optarg; break;
+        case 'f':
+            if (cli_parse_uint(optarg, UINT32_MAX, &face_index))
                 return cli_usage_error("hint", "--face expects a face index");
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("hint", "unknown option");
-        } else if (!path) {
-            path = a;
-        } else {
-            return cli_usage_error("hint", "only one FONT may be given");
+            break;
+        default: return CLI_BAD_INPUT;
         }
     }
-    if (!path)
+    if (optind >= argc)
         return cli_usage_error("hint", "missing FONT");
-    if (!ppem)
-        return cli_usage_error("hint", "missing --ppem");
+    if (optind + 1 < argc)
+        return cli_usage_error("hint", "only one FONT may be given");
+    const char *path = argv[optind];
     if (json == quiet)
         return cli_usage_error("hint", "give exactly one of --json and --quiet");
-    int32_t x26, y26;
-    if (cli_tt_parse_size(ppem, &x26, &y26))
-        return cli_usage_error("hint", "--ppem expects a size like 12, 10.5 or 12x16");
-    fv_tt_mode mode;
-    if (cli_tt_parse_mode(mode_s, &mode))
-        return cli_usage_error("hint", "--mode expects v35, v40, v40-mono or v40-lcd");
+    fv_tt_size_request req;
+    if (cli_tt_request("hint", ppem, mode_s, pedantic, &req) != CLI_OK)
+        return CLI_BAD_INPUT;
+    const int32_t x26 = req.x_ppem_26d6, y26 = req.y_ppem_26d6;
+    const fv_tt_mode mode = req.mode;
     glyph_ranges ranges;
     if (parse_glyphs(glyphs_s, &ranges))
         return cli_usage_error("hint", "--glyphs expects all, A-B or a list of glyph ids");
 
-    fv_font *font = NULL;
-    fv_tt_face *face = NULL;
-    fv_tt_exec *exec = NULL;
-    fv_tt_size *size = NULL;
-    fv_error err;
-    int rc = cli_open_font(path, face_index, &font);
+    cli_tt_session ss;
+    int rc = cli_tt_open(path, face_index, &req, NULL, NULL, &ss);
     if (rc != CLI_OK)
         return rc;
-    uint32_t num_glyphs = fv_font_glyph_count(font);
+    uint32_t num_glyphs = fv_font_glyph_count(ss.font);
     if (ranges.all) {
         ranges.n = num_glyphs ? 1 : 0;
         ranges.first[0] = 0;
@@ -200,24 +186,8 @@ int cmd_hint(int argc, char **argv)
             goto done;
         }
     }
-    if (fv_tt_face_new(font, &face, &err) != FV_OK) {
-        face = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
-    if (fv_tt_exec_new(face, &exec, &err) != FV_OK) {
-        exec = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
-    fv_tt_size_request req = {.x_ppem_26d6 = x26, .y_ppem_26d6 = y26, .mode = mode,
-                              .pedantic = pedantic};
-    if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
-        size = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
 
+    fv_error err;
     uint64_t ok = 0, failed = 0;
     fv_error first_err;
     fv_error_clear(&first_err);
@@ -227,7 +197,7 @@ int cmd_hint(int argc, char **argv)
             fv_tt_outline o;
             memset(&o, 0, sizeof o);
             fv_error_clear(&err);
-            fv_status st = fv_tt_hint_glyph(size, exec, (uint32_t)gid, &o, &err);
+            fv_status st = fv_tt_hint_glyph(ss.size, ss.exec, (uint32_t)gid, &o, &err);
             if (st == FV_OK) {
                 ok++;
             } else {
@@ -260,7 +230,7 @@ int cmd_hint(int argc, char **argv)
                     free(line);
                 }
             }
-            fv_tt_outline_free(face, &o);
+            fv_tt_outline_free(ss.face, &o);
         }
     }
     double secs = cli_tt_now() - t0;
@@ -282,9 +252,6 @@ int cmd_hint(int argc, char **argv)
     if (fflush(stdout) != 0)
         rc = CLI_PROBLEM;
 done:
-    fv_tt_size_free(size);
-    fv_tt_exec_free(exec);
-    fv_tt_face_free(face);
-    fv_font_close(font);
+    cli_tt_close(&ss);
     return rc;
 }

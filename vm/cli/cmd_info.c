@@ -20,23 +20,24 @@ static int has_table(const sfnt_font *s, uint32_t tag)
 
 int cmd_info(int argc, char **argv)
 {
-    const char *path = NULL;
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'}, {"face", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
     uint32_t face = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(help, stdout);
-            return CLI_OK;
-        } else if (strcmp(argv[i], "--face") == 0 && i + 1 < argc) {
-            if (cli_parse_uint(argv[++i], 0xFFFF, &face))
+    int opt;
+    cli_getopt_begin();
+    while ((opt = cli_getopt(argc, argv, "info", options)) != -1) {
+        switch (opt) {
+        case 'h': fputs(help, stdout); return CLI_OK;
+        case 'f':
+            if (cli_parse_uint(optarg, 0xFFFF, &face))
                 return cli_usage_error("info", "--face needs a number");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("info", "unknown option");
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            return cli_usage_error("info", "one font at a time");
+            break;
+        default: return CLI_BAD_INPUT;
         }
     }
+    if (optind + 1 < argc)
+        return cli_usage_error("info", "one font at a time");
+    const char *path = optind < argc ? argv[optind] : NULL;
     if (!path)
         return cli_usage_error("info", "missing FONT");
     fv_font *font;

@@ -104,93 +104,68 @@ static void usage(FILE *out)
 
 int cmd_trace(int argc, char **argv)
 {
-    const char *path = NULL, *ppem = NULL, *mode_s = "v40", *glyph_s = NULL;
-    int pedantic = 0, glyf_only = 0;
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'},         {"pedantic", no_argument, NULL, 'P'},
+        {"glyf-only", no_argument, NULL, 'G'},    {"ppem", required_argument, NULL, 'p'},
+        {"mode", required_argument, NULL, 'm'},   {"glyph", required_argument, NULL, 'g'},
+        {"face", required_argument, NULL, 'f'},   {NULL, 0, NULL, 0}};
+    const char *ppem = NULL, *mode_s = "v40", *glyph_s = NULL;
+    int pedantic = 0, glyf_only = 0, opt;
     uint32_t face_index = 0, gid = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (strcmp(a, "--pedantic") == 0) {
-            pedantic = 1;
-        } else if (strcmp(a, "--glyf-only") == 0) {
-            glyf_only = 1;
-        } else if (strcmp(a, "--ppem") == 0 || strcmp(a, "--mode") == 0 ||
-                   strcmp(a, "--glyph") == 0 || strcmp(a, "--face") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("trace", "an option needs a value");
-            const char *v = argv[++i];
-            if (a[2] == 'p')
-                ppem = v;
-            else if (a[2] == 'm')
-                mode_s = v;
-            else if (a[2] == 'g')
-                glyph_s = v;
-            else if (cli_parse_uint(v, UINT32_MAX, &face_index))
+    cli_getopt_begin();
+    while ((opt = cli_getopt(argc, argv, "trace", options)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_OK;
+        case 'P': pedantic = 1; break;
+        case 'G': glyf_only = 1; break;
+        case 'p': ppem = optarg; break;
+        case 'm': mode_s = optarg; break;
+        case 'g': glyph_s = optarg; break;
+        case 'f':
+            if (cli_parse_uint(optarg, UINT32_MAX, &face_index))
                 return cli_usage_error("trace", "--face expects a face index");
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("trace", "unknown option");
-        } else if (!path) {
-            path = a;
-        } else {
-            return cli_usage_error("trace", "only one FONT may be given");
+            break;
+        default: return CLI_BAD_INPUT;
         }
     }
-    if (!path)
+    if (optind >= argc)
         return cli_usage_error("trace", "missing FONT");
-    if (!ppem)
-        return cli_usage_error("trace", "missing --ppem");
+    if (optind + 1 < argc)
+        return cli_usage_error("trace", "only one FONT may be given");
+    const char *path = argv[optind];
+    fv_tt_size_request req;
+    if (cli_tt_request("trace", ppem, mode_s, pedantic, &req) != CLI_OK)
+        return CLI_BAD_INPUT;
     if (!glyph_s || cli_parse_uint(glyph_s, UINT32_MAX, &gid))
         return cli_usage_error("trace", "--glyph expects a glyph id");
-    int32_t x26, y26;
-    if (cli_tt_parse_size(ppem, &x26, &y26))
-        return cli_usage_error("trace", "--ppem expects a size like 12, 10.5 or 12x16");
-    fv_tt_mode mode;
-    if (cli_tt_parse_mode(mode_s, &mode))
-        return cli_usage_error("trace", "--mode expects v35, v40, v40-mono or v40-lcd");
 
-    fv_font *font = NULL;
-    fv_tt_face *face = NULL;
-    fv_tt_exec *exec = NULL;
-    fv_tt_size *size = NULL;
-    fv_error err;
     trace_state ts;
     memset(&ts, 0, sizeof ts);
     ts.glyf_only = glyf_only;
-    int rc = cli_open_font(path, face_index, &font);
+    /* The size (and its prep) is made only once the glyph id is known to be
+     * valid, so bad input prints nothing on stdout. */
+    cli_tt_session ss;
+    int rc = cli_tt_open(path, face_index, NULL, NULL, NULL, &ss);
     if (rc != CLI_OK)
         return rc;
-    if (gid >= fv_font_glyph_count(font)) {
+    fv_error err;
+    if (gid >= fv_font_glyph_count(ss.font)) {
         char msg[128];
         snprintf(msg, sizeof msg, "glyph %lu is beyond the font's %lu glyphs", (unsigned long)gid,
-                 (unsigned long)fv_font_glyph_count(font));
+                 (unsigned long)fv_font_glyph_count(ss.font));
         rc = cli_usage_error("trace", msg);
         goto done;
     }
-    if (fv_tt_face_new(font, &face, &err) != FV_OK) {
-        face = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
-    if (fv_tt_exec_new(face, &exec, &err) != FV_OK) {
-        exec = NULL;
-        rc = cli_fail(path, &err);
-        goto done;
-    }
-    fv_tt_exec_set_trace(exec, on_event, &ts);
-    fv_tt_size_request req = {.x_ppem_26d6 = x26, .y_ppem_26d6 = y26, .mode = mode,
-                              .pedantic = pedantic};
-    if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
-        size = NULL;
+    fv_tt_exec_set_trace(ss.exec, on_event, &ts);
+    if (fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
+        ss.size = NULL;
         rc = cli_fail(path, &err);
         goto done;
     }
     fv_tt_outline o;
     memset(&o, 0, sizeof o);
     fv_error_clear(&err);
-    fv_status st = fv_tt_hint_glyph(size, exec, gid, &o, &err);
+    fv_status st = fv_tt_hint_glyph(ss.size, ss.exec, gid, &o, &err);
     if (st == FV_OK) {
         printf("# glyph %lu: %lu instructions, %lu points, advance %ld (26.6)\n",
                (unsigned long)gid, (unsigned long)ts.count, (unsigned long)o.num_points,
@@ -203,15 +178,10 @@ int cmd_trace(int argc, char **argv)
                (unsigned long)ts.count, msg);
         rc = CLI_PROBLEM;
     }
-    fv_tt_outline_free(face, &o);
+    fv_tt_outline_free(ss.face, &o);
     if (fflush(stdout) != 0)
         rc = CLI_PROBLEM;
 done:
-    if (exec)
-        fv_tt_exec_set_trace(exec, NULL, NULL);
-    fv_tt_size_free(size);
-    fv_tt_exec_free(exec);
-    fv_tt_face_free(face);
-    fv_font_close(font);
+    cli_tt_close(&ss);
     return rc;
 }
