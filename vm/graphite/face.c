@@ -165,7 +165,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     seg.face = face;
     seg.mem = face->mem;
     seg.first = seg.last = GRV_NIL;
-    seg.dir = req->rtl ? 1 : 0;
+    /* graphite2's gr_bidirtl bits: 1 rtl, 2 no bidi, 4 no mirroring */
+    seg.dir = (uint8_t)((uint32_t)req->rtl & 7u);
     seg.pass_bits = silf->attr_skip_passes ? 0xffffffffu : 0;
     seg.trace = face->trace;
     seg.trace_user = face->trace_user;

@@ -362,8 +362,9 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         if (i == lbidi) {
             if (grv_currdir(seg) != (silf->direction & 1))
                 grv_reverse_slots(seg);
-            /* mirroring (attrMirroring) applies to rtl segments */
-            if (silf->attr_mirror && (seg->dir & 3) == 3) {
+            /* mirroring (attrMirroring): graphite2 mirrors rtl segments only
+             * when bidi is off (dir 3) and mirroring is not (bit 4) */
+            if (silf->attr_mirror && (seg->dir & 7) == 3) {
                 uint32_t guard = seg->pool_len + 1;
                 for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
                     int16_t mg = grv_glyph_attr(seg->face, seg->slots[s].gid, silf->attr_mirror);

@@ -32,7 +32,8 @@ typedef struct fv_gr_shape_request {
     const fv_gr_feature_setting *features;
     size_t num_features;
     uint32_t lang;                      /* language tag, 0 for default */
-    int rtl;                            /* right-to-left segment */
+    int rtl;                            /* right-to-left segment; graphite2's gr_bidirtl
+                                           bits also work (2 = no bidi, 4 = no mirror) */
     /* gr2fonttest -j: after shaping, justify the segment (gr_seg_justify,
      * complete line) to this percentage of its natural advance; 0 = off. */
     float justify_percent;
