@@ -49,12 +49,12 @@ void cli_getopt_begin(void)
 
 int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts)
 {
-    int prev = optind;
-    int opt = getopt_long(argc, argv, "h", longopts, NULL);
+    int opt = getopt_long(argc, argv, ":h", longopts, NULL);
     if (opt == '?' || opt == ':') {
-        const char *bad = prev < argc ? argv[prev] : "";
+        /* getopt_long has stepped past the offending option. */
+        const char *bad = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "";
         char msg[160];
-        snprintf(msg, sizeof msg, "unknown option or missing value: %s", bad);
+        snprintf(msg, sizeof msg, "%s: %s", opt == ':' ? "missing value for" : "unknown option", bad);
         cli_usage_error(cmd, msg);
         return '?';
     }
