@@ -75,6 +75,12 @@ static const sample samples[] = {
     {"peer/fonts/grtest1gr.ttf", "peer/texts/test_small.txt", "1,2,3", "", 0},
     {"peer/fonts/small.ttf", "peer/texts/test_small.txt", "1,2,3", "", 0},
     {"peer/fonts/underflow.ttf", "peer/texts/test_small.txt", "1,2,3", "", 0},
+    /* cross-direction: the segment runs against the font's direction
+     * (KNOWN_DIFFERENCES.md KD-3, KD-4). */
+    {"peer/fonts/charis_r_gr.ttf", "texts/latin.txt", "3", "", 1},
+    {"scheherazade/Scheherazade-Regular.ttf", "texts/arabic.txt", "1", "", 0},
+    {"peer/fonts/Padauk.ttf", "texts/myanmar.txt", "1", "", 1},
+    {"peer/fonts/small.ttf", "texts/latin.txt", "6", "", 1},
 };
 
 #define NUM_SAMPLES (sizeof samples / sizeof samples[0])
