@@ -16,7 +16,9 @@ Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
   tt_program per-glyph programs, fpgm and prep of the corpus fonts, with
              trailers describing each font's maxp; hand-written programs
   gr_font    small Graphite fonts with a few texts
-  gr_code    hand-written rule code
+  tt_diff    the tt_program seeds up to its 16 KiB input cap
+  gr_code    hand-written rule code, and the rule code of every pass of the
+             corpus Graphite fonts (constraints and actions)
 Keeps the total to a few MB: glyph programs capped in number and size."""
 
 import argparse
@@ -40,6 +42,7 @@ FONTS_PER_FAMILY_DIR = 4      # regular-ish fonts taken from each directory
 SUBSET_GLYPHS = 12            # glyphs kept in a subset font
 GLYPH_PROGRAMS_PER_FONT = 6   # per-glyph programs extracted per font
 MAX_SEED_BYTES = 64 * 1024    # a seed larger than this is skipped
+TT_DIFF_MAX_INPUT = 16 * 1024 # fuzz/tt_diff.c
 
 
 # ---------------------------------------------------------------- sfnt I/O
@@ -522,6 +525,10 @@ def generate():
     for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
         S.add("gr_code", "hand-" + name, c + a + gr_code_trailer(c, 2))
         S.add("gr_code", "hand-%s-pos" % name, c + a + gr_code_trailer(c, 3, sort=2, pre=1, flags=0x70))
+    # tt_diff takes tt_program's layout: the same seeds, within its size cap.
+    for name, data in sorted(S.files.get("tt_program", {}).items()):
+        if len(data) <= TT_DIFF_MAX_INPUT:
+            S.files.setdefault("tt_diff", {})[name] = data
     # Rule code of the corpus fonts' passes (constraint + RetTrue action and
     # empty constraint + action), the rule span at its largest so slot
     # references verify.
