@@ -40,6 +40,7 @@ fv_ensure_packages() {
 fv_build() {
     local preset=$1; shift
     local dir="$FV_ROOT/build/$preset"
+    mkdir -p "$FV_ROOT/build" || fv_die "cannot create $FV_ROOT/build"
     if [ ! -f "$dir/build.ninja" ]; then
         fv_say "configuring preset $preset"
         (cd "$FV_ROOT" && cmake --preset "$preset" >"$dir.configure.log" 2>&1) || {
