@@ -220,6 +220,9 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     /* finalise: position everything, associate characters, restore the
      * logical direction. */
     grv_position_slots(&seg, seg.first, seg.last, silf->direction & 1, &seg.advx, &seg.advy);
+    /* characters are numbered before the return to the segment's order, as
+     * graphite2 does for same-direction segments (cross-direction segments
+     * still differ: conformance/graphite/KNOWN_DIFFERENCES.md KD-3/KD-4) */
     grv_associate_chars(&seg);
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
