@@ -153,13 +153,10 @@ static void count(counts *c, grc_status st)
  * made it). */
 static json_t *culprit_json(const grc_run *fv, long slot)
 {
-    if (!fv->ok || slot < 0 || (size_t)slot >= fv->num_glyphs)
+    int32_t pass, rule;
+    if (!grc_fv_culprit(fv, slot, &pass, &rule))
         return json_null();
-    const grc_glyph *g = &fv->glyphs[slot];
-    if (g->last_pass < 0)
-        return json_null();
-    return json_pack("{s:i,s:i,s:I}", "pass", (int)g->last_pass, "rule", (int)g->last_rule, "slot",
-                     (json_int_t)slot);
+    return json_pack("{s:i,s:i,s:I}", "pass", (int)pass, "rule", (int)rule, "slot", (json_int_t)slot);
 }
 
 static void emit_case(runner *R, long line, const char *text, size_t text_len, const char *ref,

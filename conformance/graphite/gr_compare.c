@@ -75,3 +75,13 @@ grc_diff grc_compare_hb(const grc_hb_run *ref, const grc_hb_run *fv)
         return diff_at(GRC_DIFFERENT, (long)n, "count");
     return diff_at(GRC_IDENTICAL, -1, "");
 }
+
+int grc_fv_culprit(const grc_run *fv, long slot, int32_t *pass, int32_t *rule)
+{
+    *pass = *rule = -1;
+    if (!fv->ok || slot < 0 || (size_t)slot >= fv->num_glyphs || fv->glyphs[slot].last_pass < 0)
+        return 0;
+    *pass = fv->glyphs[slot].last_pass;
+    *rule = fv->glyphs[slot].last_rule;
+    return 1;
+}

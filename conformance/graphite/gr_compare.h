@@ -154,6 +154,11 @@ typedef struct grc_diff {
 } grc_diff;
 
 grc_diff grc_compare_gr(const grc_run *ref, const grc_run *fv);
+
+/* The "culprit" of a difference at fontvm's slot `slot`: the pass and rule
+ * that last changed it.  0 and -1/-1 when the slot does not exist or no
+ * rule touched it (cmap glyph, bidi step); 1 when found. */
+int grc_fv_culprit(const grc_run *fv, long slot, int32_t *pass, int32_t *rule);
 grc_diff grc_compare_hb(const grc_hb_run *ref, const grc_hb_run *fv);
 
 #endif
