@@ -17,6 +17,7 @@ Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
              trailers describing each font's maxp; hand-written programs
   gr_font    small Graphite fonts with a few texts
   tt_diff    the tt_program seeds up to its 16 KiB input cap
+  gr_diff    hand-written actions and the base font's own, in each rule span
   gr_code    hand-written rule code, and the rule code of every pass of the
              corpus Graphite fonts (constraints and actions)
 Keeps the total to a few MB: glyph programs capped in number and size."""
@@ -529,6 +530,26 @@ def generate():
     for name, data in sorted(S.files.get("tt_program", {}).items()):
         if len(data) <= TT_DIFF_MAX_INPUT:
             S.files.setdefault("tt_diff", {})[name] = data
+    # Seeds that diverge today are regress cases (open findings in
+    # fuzz/FINDINGS.md), not seeds: a seed must replay cleanly.
+    GR_DIFF_OPEN = {"code0-span2-rtl"}   # F-1: Assoc in rtl, char mapping
+    # gr_diff: [code][trailer] (fuzz/gr_diff.c): the hand-written actions
+    # and the base font's own actions, in each of the base font's rule spans
+    # (small.ttf: 3 action spans), with two texts each.
+    gr_diff_code = [a for _, (c, a) in sorted(GR_HANDWRITTEN.items()) if a]
+    base = os.path.join(GRAPHITE_TEST_FONTS, "small.ttf")
+    if os.path.exists(base):
+        with open(base, "rb") as fh:
+            _, t = read_tables(fh.read())
+        for _, cons, acts in gr_rule_pieces(t.get("Silf", b"")):
+            gr_diff_code += cons + acts
+    for i, code in enumerate(gr_diff_code):
+        for sel in range(3):
+            for rtl, text in ((0, range(11)), (1, (3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5))):
+                tr = struct.pack(">HBBB11B", 0, sel, rtl, 5 + 3 * rtl, *text)
+                label = "code%d-span%d-%s" % (i, sel, "rtl" if rtl else "ltr")
+                if label not in GR_DIFF_OPEN:
+                    S.add("gr_diff", label, code + tr)
     # Rule code of the corpus fonts' passes (constraint + RetTrue action and
     # empty constraint + action), the rule span at its largest so slot
     # references verify.

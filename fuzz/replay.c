@@ -7,7 +7,12 @@
  * Without --target the target is taken from the path: the directory name
  * after "corpus/" (corpus/<target>/regress/<id>-<kind>), else the file's
  * parent directory's parent.  Directories are replayed file by file (one
- * level, skipping *.note files).  Exit status 0 when every file ran. */
+ * level, skipping *.note files).  Exit status 0 when every file ran.
+ *
+ * --skip-open: in directories, skip the regression cases whose note starts
+ * with "OPEN" (a finding in a part of the library not fixed yet, listed in
+ * fuzz/FINDINGS.md); ctest replays each of those separately and expects it
+ * to fail, so the fix is noticed. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,8 +137,21 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* 1 when path's note (path + ".note") starts with "OPEN". */
+static int is_open_finding(const char *path)
+{
+    char note[4096], head[5] = {0};
+    snprintf(note, sizeof note, "%s.note", path);
+    FILE *f = fopen(note, "rb");
+    if (f == NULL)
+        return 0;
+    size_t got = fread(head, 1, 4, f);
+    fclose(f);
+    return got == 4 && memcmp(head, "OPEN", 4) == 0;
+}
+
 static int replay_dir(const char *dir, const fvfuzz_target *forced, const fvfuzz_ctx *ctx,
-                      int *count)
+                      int skip_open, int *count)
 {
     DIR *d = opendir(dir);
     if (d == NULL) {
@@ -165,7 +183,7 @@ static int replay_dir(const char *dir, const fvfuzz_target *forced, const fvfuzz
         qsort(names, n, sizeof *names, cmp_str);
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!is_dir(names[i])) {
+        if (!is_dir(names[i]) && !(skip_open && is_open_finding(names[i]))) {
             bad |= replay_file(names[i], forced, ctx);
             (*count)++;
         }
@@ -204,7 +222,7 @@ int main(int argc, char **argv)
 {
     const fvfuzz_target *forced = NULL;
     fvfuzz_ctx ctx = {0, stderr, NULL, NULL};
-    int bad = 0, files = 0, i = 1, opcodes = 0;
+    int bad = 0, files = 0, i = 1, opcodes = 0, skip_open = 0;
     uint64_t tt_counts[256] = {0}, gr_counts[256] = {0};
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
@@ -216,6 +234,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--trace") == 0) {
             ctx.trace = 1;
+        } else if (strcmp(argv[i], "--skip-open") == 0) {
+            skip_open = 1;
         } else if (strcmp(argv[i], "--opcodes") == 0) {
             opcodes = 1;
         } else if (strcmp(argv[i], "--quiet") == 0) {
@@ -225,7 +245,7 @@ int main(int argc, char **argv)
                 printf("%s\n", targets[k]->name);
             return 0;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: %s [--target NAME] [--trace] [--opcodes] [--quiet] FILE|DIR...\n"
+            printf("usage: %s [--target NAME] [--trace] [--opcodes] [--quiet] [--skip-open] FILE|DIR...\n"
                    "       %s --list\n", argv[0], argv[0]);
             return 0;
         } else if (strcmp(argv[i], "--") == 0) {
@@ -248,7 +268,7 @@ int main(int argc, char **argv)
     }
     for (; i < argc; i++) {
         if (is_dir(argv[i])) {
-            bad |= replay_dir(argv[i], forced, &ctx, &files);
+            bad |= replay_dir(argv[i], forced, &ctx, skip_open, &files);
         } else {
             bad |= replay_file(argv[i], forced, &ctx);
             files++;
