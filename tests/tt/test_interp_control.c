@@ -74,6 +74,38 @@ static void test_functions(void **state)
     h_free(&h);
 }
 
+static void test_definition_limits(void **state)
+{
+    (void)state;
+    harness h;
+    h_init(&h, one_point, 1, one_end, 1, 0);
+    /* The harness allows 8 FDEFs (maxp.maxFunctionDefs); the 9th fails. */
+    uint8_t prep[9 * 4];
+    for (int i = 0; i < 9; i++) {
+        prep[4 * i] = 0xB0;
+        prep[4 * i + 1] = (uint8_t)i;
+        prep[4 * i + 2] = 0x2C;
+        prep[4 * i + 3] = 0x2D;
+    }
+    assert_int_equal(h_run_prep(&h, prep, sizeof prep), FV_E_TT_TOO_MANY_DEFS);
+    assert_int_equal(h.err.kind, FV_E_TT_TOO_MANY_DEFS);
+    assert_int_equal(h.err.program, FV_PROG_PREP);
+    assert_int_equal(h.err.pc, 8 * 4 + 2);
+    assert_int_equal(h.err.index, 8);
+    /* A fault inside a function names the program holding it (prep here)
+     * and the glyph being hinted. */
+    static const uint8_t prep2[] = { 0xB0, 0, 0x2C, 0xB0, 200, 0x43, 0x2D };
+    h.defs.num_fdefs = 0;
+    assert_int_equal(h_run_prep(&h, prep2, sizeof prep2), FV_OK);
+    h.c.pedantic = 1;
+    RUN_ERR(&h, FV_E_TT_INVALID_STORAGE, 0xB0, 0, 0x2B);
+    assert_int_equal(h.err.program, FV_PROG_PREP);
+    assert_int_equal(h.err.glyph, 7);
+    assert_int_equal(h.err.pc, 5);
+    assert_string_equal(h.err.opname, "RS");
+    h_free(&h);
+}
+
 static void test_storage_cvt(void **state)
 {
     (void)state;
@@ -155,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_if_else),
         cmocka_unit_test(test_jumps),
         cmocka_unit_test(test_functions),
+        cmocka_unit_test(test_definition_limits),
         cmocka_unit_test(test_storage_cvt),
         cmocka_unit_test(test_gstate),
         cmocka_unit_test(test_misc),
