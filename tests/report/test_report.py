@@ -191,17 +191,17 @@ class Browser(unittest.TestCase):
         r = self.browse("--dump-dom")
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         dom = r.stdout
-        self.assertIn('id="summary-table"', dom)
-        self.assertIn("TrueType v40 vs FreeType", dom)
-        self.assertIn('id="conformance"', dom)
+        self.assertTrue('id="summary-table"' in dom, 'id="summary-table"' + ' missing from the DOM')
+        self.assertTrue("TrueType v40 vs FreeType" in dom, "TrueType v40 vs FreeType" + ' missing from the DOM')
+        self.assertTrue('id="conformance"' in dom, 'id="conformance"' + ' missing from the DOM')
         # A TrueType difference picture: an SVG glyph with ringed points.
-        self.assertIn('class="glyph"', dom)
-        self.assertIn('class="diffpt"', dom)
+        self.assertTrue('class="glyph"' in dom, 'class="glyph"' + ' missing from the DOM')
+        self.assertTrue('class="diffpt"' in dom, 'class="diffpt"' + ' missing from the DOM')
         # A Graphite run picture.
-        self.assertIn('class="run"', dom)
+        self.assertTrue('class="run"' in dom, 'class="run"' + ' missing from the DOM')
         # The opcode coverage and the error agreement sections.
-        self.assertIn('id="coverage"', dom)
-        self.assertIn('id="errors"', dom)
+        self.assertTrue('id="coverage"' in dom, 'id="coverage"' + ' missing from the DOM')
+        self.assertTrue('id="errors"' in dom, 'id="errors"' + ' missing from the DOM')
 
     def test_screenshot(self):
         shot = os.path.join(self.out, "screenshot.png")
