@@ -82,12 +82,24 @@ static void test_decode(void **state)
     assert_int_equal(tt_decode(s, sizeof code, &in), FV_E_TT_CODE_OVERFLOW);
 }
 
+static void test_dispatch_variant(void **state)
+{
+    (void)state;
+#ifdef TT_EXPECT_DISPATCH
+    assert_string_equal(tt_dispatch_kind(), TT_EXPECT_DISPATCH);
+#else
+    const char *k = tt_dispatch_kind();
+    assert_true(strcmp(k, "switch") == 0 || strcmp(k, "computed-goto") == 0);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranges_ordered_and_disjoint),
         cmocka_unit_test(test_names_and_mnemonics),
         cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_dispatch_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

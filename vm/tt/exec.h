@@ -27,5 +27,7 @@ struct fv_tt_exec {
 /* Runs the program in range `range` from its start (TT_RunIns).  The
  * context's resources, gs, zones and zp pointers must be set up. */
 fv_status tt_execute(tt_ctx *c, int range);
+/* "switch" or "computed-goto": the dispatch compiled into this build. */
+const char *tt_dispatch_kind(void);
 
 #endif

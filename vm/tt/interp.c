@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/compat.h"
 #include "tt/exec.h"
 #include "tt/gstate.h"
 #include "tt/ins.h"
@@ -117,9 +118,42 @@ static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t d
     ex->trace(ex->trace_user, &ev);
 }
 
+/* Dispatch on the instruction family.  The plain switch is the reference;
+ * with FONTVM_USE_COMPUTED_GOTO (and a compiler that has it) the same
+ * handlers are reached through a label table.  tests/tt/unit.cmake builds
+ * the unit tests against both variants. */
+#if defined(FONTVM_USE_COMPUTED_GOTO) && FONTVM_USE_COMPUTED_GOTO && FV_HAVE_COMPUTED_GOTO
+#define TT_DISPATCH_GOTO 1
+#else
+#define TT_DISPATCH_GOTO 0
+#endif
+
 static fv_status dispatch(tt_ctx *c, int64_t *args)
 {
-    switch ((tt_family)c->ops[c->opcode].family) {
+    unsigned fam = c->ops[c->opcode].family;
+    if (fam > TT_FAM_MISC)
+        fam = TT_FAM_NONE; /* never: opcodes.def only uses known families */
+#if TT_DISPATCH_GOTO
+    static const void *const labels[TT_FAM_MISC + 1] = {
+        [TT_FAM_NONE] = &&l_none,       [TT_FAM_PUSH] = &&l_push,   [TT_FAM_STACK] = &&l_stack,
+        [TT_FAM_STORAGE] = &&l_storage, [TT_FAM_GSTATE] = &&l_gstate, [TT_FAM_POINTS] = &&l_points,
+        [TT_FAM_DELTA] = &&l_delta,     [TT_FAM_ARITH] = &&l_arith, [TT_FAM_CONTROL] = &&l_control,
+        [TT_FAM_ROUND] = &&l_round,     [TT_FAM_MISC] = &&l_misc,
+    };
+    goto *labels[fam];
+l_push: return tt_ins_push(c, args);
+l_stack: return tt_ins_stack(c, args);
+l_storage: return tt_ins_storage(c, args);
+l_gstate: return tt_ins_gstate(c, args);
+l_points: return tt_ins_points(c, args);
+l_delta: return tt_ins_delta(c, args);
+l_arith: return tt_ins_arith(c, args);
+l_control: return tt_ins_control(c, args);
+l_round: return tt_ins_round(c, args);
+l_misc: return tt_ins_misc(c, args);
+l_none: return tt_ins_unknown(c);
+#else
+    switch ((tt_family)fam) {
     case TT_FAM_PUSH: return tt_ins_push(c, args);
     case TT_FAM_STACK: return tt_ins_stack(c, args);
     case TT_FAM_STORAGE: return tt_ins_storage(c, args);
@@ -133,6 +167,13 @@ static fv_status dispatch(tt_ctx *c, int64_t *args)
     case TT_FAM_NONE: return tt_ins_unknown(c);
     }
     return tt_ins_unknown(c);
+#endif
+}
+
+/* Which dispatch this build uses (for tests and `fontvm info`). */
+const char *tt_dispatch_kind(void)
+{
+    return TT_DISPATCH_GOTO ? "computed-goto" : "switch";
 }
 
 static void run_init(tt_ctx *c)
