@@ -148,7 +148,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         grc_gr2_shape(g, &req, &ref);
     } else {
         ref.ok = 0;
-        snprintf(ref.error, sizeof ref.error, "graphite2 face: %s", msg);
+        snprintf(ref.error, sizeof ref.error, "graphite2 face: %.150s", msg);
     }
     fv_font *f = NULL;
     fv_gr_face *face = NULL;
