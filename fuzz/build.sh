@@ -41,6 +41,7 @@ COMMON_FLAGS="-std=c11 -I$ROOT/vm/include -I$ROOT/vm -I$ROOT/fuzz -DFONTVM_BUILD
 
 SUPPORT="$ROOT/fuzz/fuzz_common.c $ROOT/fuzz/mutator/mutator.c $ROOT/fuzz/synth/tt_synth.c"
 [ -n "$HAVE_TT" ] && SUPPORT="$SUPPORT $ROOT/fuzz/support/tt_run.c"
+[ -n "$HAVE_GR" ] && SUPPORT="$SUPPORT $ROOT/fuzz/synth/gr_synth.c"
 
 objs=""
 for src in $LIB_SRCS $SUPPORT; do
@@ -65,8 +66,14 @@ for t in sfnt tt_program tt_font gr_code gr_font; do
     rm -f "$OUT/${t}_seed_corpus.zip"
     for d in seeds regress; do
         if [ -d "$ROOT/corpus/$t/$d" ]; then
-            (cd "$ROOT/corpus/$t/$d" && find . -maxdepth 1 -type f ! -name '*.note' -print0 |
-                xargs -0 -r zip -q -j "$OUT/${t}_seed_corpus.zip")
+            # Open findings (note starts with OPEN) would stop the engine
+            # on its first input: left out until fixed.
+            (cd "$ROOT/corpus/$t/$d" && for f in *; do
+                 case "$f" in *.note) continue ;; esac
+                 [ -f "$f" ] || continue
+                 head -c 4 "$f.note" 2>/dev/null | grep -q '^OPEN' && continue
+                 printf '%s\0' "$f"
+             done | xargs -0 -r zip -q -j "$OUT/${t}_seed_corpus.zip")
         fi
     done
     targets="$targets $t"
