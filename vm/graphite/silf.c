@@ -262,8 +262,8 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         }
     }
     p->pass_constraint.offset = pc_code;
-    p->pass_constraint.code.len = pconstraint_len;
-    p->pass_constraint.code.data = s->data.data + pc_code;
+    if (fv_span_sub(s->data, pc_code, pconstraint_len, &p->pass_constraint.code) != FV_OK)
+        SILF_FAIL(pc_code, "pass constraint past the end of the table");
     (void)rc_end;
     /* A zero constraint offset means "no constraint" (GTF); a constraint ends
      * at the next non-zero offset (or the end of the constraint block). */
@@ -280,15 +280,21 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                 SILF_FAIL(rc_code + ocons[i], "constraint offsets decrease");
             }
             r->constraint.offset = rc_code + ocons[i];
-            r->constraint.code.data = s->data.data + r->constraint.offset;
-            r->constraint.code.len = e - ocons[i];
+            /* The code must lie inside the subtable before anything reads it
+             * (the verifier runs later). */
+            if (fv_span_sub(s->data, r->constraint.offset, (uint64_t)e - ocons[i],
+                            &r->constraint.code) != FV_OK) {
+                SILF_FAIL(r->constraint.offset, "constraint code past the end of the table");
+            }
         }
         if (oacts[i + 1] < oacts[i]) {
             SILF_FAIL(a_code + oacts[i], "action offsets decrease");
         }
         r->action.offset = a_code + oacts[i];
-        r->action.code.data = s->data.data + r->action.offset;
-        r->action.code.len = (size_t)(oacts[i + 1] - oacts[i]);
+        if (fv_span_sub(s->data, r->action.offset, (uint64_t)oacts[i + 1] - oacts[i],
+                        &r->action.code) != FV_OK) {
+            SILF_FAIL(r->action.offset, "action code past the end of the table");
+        }
         analyse_action(r);
     }
     /* Sort each success state's rules as graphite2 matches them. */
