@@ -43,6 +43,10 @@ typedef struct runner {
     fv_font *font;
     fv_gr_face *face;
     counts c_gr, c_hb;
+    /* Why a side could not open the font (empty when it could): every line is
+     * then a failed shaping on that side, so a font both engines reject is
+     * counted as agreement ("fails in both"), not as a runner failure. */
+    char fv_open_error[GRC_ERROR_MAX], gr2_open_error[GRC_ERROR_MAX], hb_open_error[GRC_ERROR_MAX];
     long detail_gr, detail_hb;
     /* fontvm's executed-opcode counts over every line, for the gr_opcodes
      * record.  Counted while shaping for the first reference only, so a
@@ -193,11 +197,47 @@ static void emit_case(runner *R, long line, const char *text, size_t text_len, c
     emit(o);
 }
 
+/* A failed run carrying `why` (the side could not open the font). */
+static void failed_run(grc_run *out, const char *why)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->error, sizeof out->error, "%s", why);
+}
+
+static int shape_graphite2(runner *R, const grc_request *req, grc_run *out)
+{
+    if (!R->gr2) {
+        failed_run(out, R->gr2_open_error);
+        return 0;
+    }
+    return grc_gr2_shape(R->gr2, req, out);
+}
+
+static int shape_harfbuzz(runner *R, const grc_request *req, grc_hb_run *out)
+{
+    if (!R->hb) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->error, sizeof out->error, "%s", R->hb_open_error);
+        return 0;
+    }
+    return grc_hb_shape(R->hb, req, out);
+}
+
 static int shape_fontvm_or_self(runner *R, const grc_request *req, grc_run *out)
 {
     if (R->self_check)
-        return grc_gr2_shape(R->gr2, req, out);
+        return shape_graphite2(R, req, out);
+    if (!R->face) {
+        failed_run(out, R->fv_open_error);
+        return 0;
+    }
     return grc_fv_shape(R->face, req, out);
+}
+
+static void set_trace(runner *R, uint64_t *counts_out)
+{
+    if (!R->self_check && R->face)
+        fv_gr_set_trace(R->face, NULL, NULL, counts_out);
 }
 
 static int do_line(runner *R, long line, const char *text, size_t text_len, uint32_t *cps)
@@ -206,11 +246,9 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
     if (R->want_gr) {
         grc_request req = {cps, n, &R->features, R->rtl ? 1 : 0};
         grc_run ref, fv;
-        if (!R->self_check)
-            fv_gr_set_trace(R->face, NULL, NULL, R->op_counts);
-        int rc = grc_gr2_shape(R->gr2, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0;
-        if (!R->self_check)
-            fv_gr_set_trace(R->face, NULL, NULL, NULL);
+        set_trace(R, R->op_counts);
+        int rc = shape_graphite2(R, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0;
+        set_trace(R, NULL);
         if (rc)
             return -1;
         grc_diff d = grc_compare_gr(&ref, &fv);
@@ -232,12 +270,11 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
         grc_request req = {cps, n, &R->features, R->rtl ? 3 : 0};
         grc_hb_run ref, fvh;
         grc_run fv;
-        if (!R->self_check && !R->want_gr)
-            fv_gr_set_trace(R->face, NULL, NULL, R->op_counts);
-        int rc = grc_hb_shape(R->hb, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0
+        if (!R->want_gr)
+            set_trace(R, R->op_counts);
+        int rc = shape_harfbuzz(R, &req, &ref) != 0 || shape_fontvm_or_self(R, &req, &fv) != 0
                  || grc_derive_hb(&fv, &req, &fvh) != 0;
-        if (!R->self_check)
-            fv_gr_set_trace(R->face, NULL, NULL, NULL);
+        set_trace(R, NULL);
         if (rc)
             return -1;
         grc_diff d = grc_compare_hb(&ref, &fvh);
@@ -360,26 +397,19 @@ int main(int argc, char **argv)
     uint32_t *cps = malloc(MAX_LINE_CHARS * sizeof *cps);
     fv_error err;
     fv_error_clear(&err);
-    R.gr2 = grc_gr2_open(font, font_size, msg, sizeof msg);
-    R.hb = grc_hb_open(font, font_size, msg, sizeof msg);
+    R.gr2 = grc_gr2_open(font, font_size, R.gr2_open_error, sizeof R.gr2_open_error);
+    R.hb = grc_hb_open(font, font_size, R.hb_open_error, sizeof R.hb_open_error);
     if (fv_font_open_memory(font, font_size, 0, NULL, &R.font, &err) != FV_OK
         || fv_gr_face_new(R.font, &R.face, &err) != FV_OK) {
-        char e[256], m[400];
-        fv_error_format(&err, e, sizeof e);
-        snprintf(m, sizeof m, "fontvm cannot open %s: %s%s", R.font_path, e,
-                 R.gr2 ? " (graphite2 accepts it)" : " (graphite2 rejects it too)");
-        emit_error(m);
+        R.face = NULL;
+        fv_error_format(&err, R.fv_open_error, sizeof R.fv_open_error);
+    }
+    if (!cps) {
+        emit_error("out of memory");
         rc = 1;
         goto done;
     }
-    if (!R.gr2 || !R.hb || !cps) {
-        char m[400];
-        snprintf(m, sizeof m, "graphite2 cannot open %s: %s (fontvm accepts it)", R.font_path, msg);
-        emit_error(m);
-        rc = 1;
-        goto done;
-    }
-    R.upem = grc_gr2_upem(R.gr2);
+    R.upem = R.gr2 ? grc_gr2_upem(R.gr2) : (R.font ? fv_font_units_per_em(R.font) : 0);
 
     long total = 0;
     for (size_t i = 0; i < text_size; i++)
