@@ -70,7 +70,7 @@ static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int
         ttc_fv_culprit(fv, gid, (uint32_t)d->point, &c);
         if (c.found)
             fprintf(stderr, "  fontvm last moved it: %s glyph %u pc %u %s\n",
-                    ttc_program_name(c.program), c.glyph, c.pc, c.mnemonic);
+                    fv_program_name(c.program), c.glyph, c.pc, c.mnemonic);
     }
 }
 

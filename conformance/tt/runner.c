@@ -238,7 +238,7 @@ static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mo
     json_object_set_new(r, "fontvm_advance", fv->loaded ? json_integer(fv->advance_x) : json_null());
     if (c && c->found)
         json_object_set_new(r, "culprit",
-                            json_pack("{s:s,s:i,s:s,s:i}", "program", ttc_program_name(c->program),
+                            json_pack("{s:s,s:i,s:s,s:i}", "program", fv_program_name(c->program),
                                       "pc", (json_int_t)c->pc, "mnemonic", c->mnemonic, "glyph",
                                       (json_int_t)c->glyph));
     else

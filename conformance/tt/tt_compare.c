@@ -113,19 +113,6 @@ const char *ttc_status_name(ttc_status s)
     return "?";
 }
 
-const char *ttc_program_name(fv_program p)
-{
-    switch (p) {
-    case FV_PROG_FPGM: return "fpgm";
-    case FV_PROG_PREP: return "prep";
-    case FV_PROG_GLYF: return "glyf";
-    case FV_PROG_GR_PASS: return "pass";
-    case FV_PROG_GR_PASS_CONSTRAINT: return "constraint";
-    case FV_PROG_NONE: break;
-    }
-    return "none";
-}
-
 ttc_status ttc_compare(const ttc_glyph *ref, const ttc_glyph *fontvm, ttc_diff *out)
 {
     memset(out, 0, sizeof *out);

@@ -126,7 +126,6 @@ typedef enum ttc_status {
 
 /* "identical", "different", "error_fontvm_only", ... (RECORDS.md names). */
 const char *ttc_status_name(ttc_status s);
-const char *ttc_program_name(fv_program p);
 
 typedef struct ttc_diff {
     ttc_status status;

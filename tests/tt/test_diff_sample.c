@@ -142,7 +142,7 @@ static void test_sample_font(void **state)
                     if (!sub.loaded)
                         printf(" fontvm_error \"%s\"", sub.error);
                     if (c.found)
-                        printf(" culprit %s[%u]@%u %s", ttc_program_name(c.program), c.glyph,
+                        printf(" culprit %s[%u]@%u %s", fv_program_name(c.program), c.glyph,
                                c.pc, c.mnemonic);
                     printf("\n");
                 }

@@ -23,7 +23,7 @@ static const char *const kind_descriptions[] = {
 
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == FV_E_COUNT_, "one name per kind");
 
-void fv_error_clear(fv_error *err)
+FV_API void fv_error_clear(fv_error *err)
 {
     if (!err)
         return;
@@ -36,21 +36,21 @@ void fv_error_clear(fv_error *err)
     err->offset = FV_NO_VALUE;
 }
 
-const char *fv_status_name(fv_status kind)
+FV_API const char *fv_status_name(fv_status kind)
 {
     if ((unsigned)kind >= (unsigned)FV_E_COUNT_)
         return "unknown_error";
     return kind_names[kind];
 }
 
-const char *fv_status_description(fv_status kind)
+FV_API const char *fv_status_description(fv_status kind)
 {
     if ((unsigned)kind >= (unsigned)FV_E_COUNT_)
         return "unknown error";
     return kind_descriptions[kind];
 }
 
-static const char *program_name(fv_program p)
+FV_API const char *fv_program_name(fv_program p)
 {
     switch (p) {
     case FV_PROG_FPGM: return "fpgm";
@@ -60,7 +60,7 @@ static const char *program_name(fv_program p)
     case FV_PROG_GR_PASS_CONSTRAINT: return "constraint";
     case FV_PROG_NONE: break;
     }
-    return NULL;
+    return "none";
 }
 
 /* "tt_invalid_point" -> "invalid point": the short phrase of a kind. */
@@ -84,7 +84,7 @@ static void append(char *buf, size_t size, size_t *pos, int n)
     (void)size;
 }
 
-int fv_error_format(const fv_error *err, char *buf, size_t size)
+FV_API int fv_error_format(const fv_error *err, char *buf, size_t size)
 {
     size_t pos = 0;
     char phrase[64], tag[5];
@@ -92,7 +92,7 @@ int fv_error_format(const fv_error *err, char *buf, size_t size)
 #define AT (pos < size ? buf + pos : NULL)
     if (!err)
         return snprintf(buf, size, "no error");
-    const char *prog = program_name(err->program);
+    const char *prog = err->program != FV_PROG_NONE ? fv_program_name(err->program) : NULL;
     if (prog) {
         append(buf, size, &pos, snprintf(AT, ROOM, "%s", prog));
         if (err->glyph != FV_NO_VALUE)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fontvm/api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -52,17 +54,20 @@ typedef struct fv_error {
 } fv_error;
 
 /* Reset an error to FV_E_OK with every context field "not applicable". */
-void fv_error_clear(fv_error *err);
+FV_API void fv_error_clear(fv_error *err);
 
 /* Stable machine name ("tt_invalid_point") and description of a kind. */
-const char *fv_status_name(fv_status kind);
-const char *fv_status_description(fv_status kind);
+FV_API const char *fv_status_name(fv_status kind);
+FV_API const char *fv_status_description(fv_status kind);
+
+/* "fpgm", "prep", "glyf", "pass", "constraint"; "none" for FV_PROG_NONE. */
+FV_API const char *fv_program_name(fv_program program);
 
 /* Formats an error for people:
  *   table errors:  "glyf@0x1a2c: truncated (glyph 36)"
  *   VM errors:     "glyf[36]@17:MIRP[01101]: invalid point 412"
  * Returns the number of characters that would have been written (snprintf). */
-int fv_error_format(const fv_error *err, char *buf, size_t size);
+FV_API int fv_error_format(const fv_error *err, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
