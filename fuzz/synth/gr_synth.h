@@ -43,6 +43,7 @@ typedef struct fvsynth_gr {
     grv_seg seg;
     int32_t feat_vals[FVSYNTH_GR_FEATURES];
     grv_char chars[FVSYNTH_GR_MAX_SLOTS];
+    /* Not cleared by fvsynth_gr_face (see there): keep these last. */
     grv_slotmap map;
     grv_machine m;
     int16_t snap_user[(GRV_MAX_SLOTS + 4) * 2];
