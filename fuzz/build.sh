@@ -23,8 +23,16 @@ mkdir -p "$OUT" "$WORK/obj"
 FUZZING_ENGINE=${FUZZING_ENGINE:-libfuzzer}
 
 # Sources of a part: the words after set(FV_<PART>_SOURCES ...).
+# A part that globs (file(GLOB FV_<PART>_SOURCES ... *.c)) has every .c of
+# its directory.
 part_sources() {
-    sed -n "s/^set(FV_$1_SOURCES\(.*\))/\1/p" "$ROOT/vm/$2/sources.cmake" | tr ' ' '\n' | grep -v '^$' || true
+    if grep -q "^file(GLOB FV_$1_SOURCES" "$ROOT/vm/$2/sources.cmake"; then
+        (cd "$ROOT/vm" && ls "$2"/*.c 2>/dev/null) || true
+        return
+    fi
+    # set(FV_<PART>_SOURCES a.c b.c ...), possibly over several lines.
+    tr '\n' ' ' <"$ROOT/vm/$2/sources.cmake" | sed -n "s/.*set(FV_$1_SOURCES\([^)]*\)).*/\1/p" |
+        tr ' ' '\n' | grep -v '^$' || true
 }
 LIB_SRCS=""
 for p in "COMMON common" "SFNT sfnt" "TT tt" "GRAPHITE graphite"; do
