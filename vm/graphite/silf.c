@@ -433,6 +433,7 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
                                uint64_t off0, uint64_t off1, fv_error *err)
 {
     fv_status st = FV_OK;
+    uint32_t *opass = NULL; /* pass offsets: freed at the one exit below */
     s->version = version;
     RD(fv_span_sub(table, off0, off1 - off0, &s->data), off0, "subtable");
     fv_cursor c = fv_cursor_at(s->data, 0);
@@ -502,12 +503,11 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
         (s->i_bidi != 0xff && (s->i_bidi < s->i_just || s->i_bidi > s->num_passes)) ||
         s->num_lig_comp > 127)
         SILF_FAIL(off0, "subtable header out of range (attributes, pass indexes or aLig)");
-    uint32_t *opass = fv_mem_array(face->mem, (size_t)s->num_passes + 1, sizeof(uint32_t));
+    opass = fv_mem_array(face->mem, (size_t)s->num_passes + 1, sizeof(uint32_t));
     if (!opass)
         SILF_FAIL(off0, "out of memory");
     for (uint32_t i = 0; i <= s->num_passes; i++) {
         if (fv_cur_u32(&c, &opass[i]) != FV_OK) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + c.pos, "pass offsets");
         }
     }
@@ -515,12 +515,10 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
     RD(fv_cur_u16(&c, &s->num_pseudo), off0 + c.pos, "numPseudo");
     RD(fv_cur_skip(&c, 6), off0 + c.pos, "pseudo search header");
     if (c.pos + 6u * s->num_pseudo >= passes_start) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0 + c.pos, "pseudo map runs into the passes");
     }
     s->pseudos = fv_mem_array(face->mem, s->num_pseudo ? s->num_pseudo : 1, sizeof(grv_pseudo));
     if (!s->pseudos) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
     for (uint32_t i = 0; i < s->num_pseudo; i++) {
@@ -539,13 +537,11 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
     if (data_len < 4 || fv_cur_u16(&c, &s->num_classes) != FV_OK ||
         fv_cur_u16(&c, &s->num_linear) != FV_OK || s->num_linear > s->num_classes ||
         ((uint64_t)s->num_classes + 1) * wide > data_len - 4) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0 + cls_start, "class map header");
     }
     uint64_t cls_off = 4 + (uint64_t)wide * (s->num_classes + 1u);
     s->class_off = fv_mem_array(face->mem, (size_t)s->num_classes + 1, sizeof(uint32_t));
     if (!s->class_off) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
     uint64_t max_off = 0;
@@ -559,38 +555,31 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
             o = o16;
         }
         if (i == 0 && o != cls_off) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + cls_start, "class offsets misaligned");
         }
         if (o < cls_off) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + cls_start, "class offset before the class data");
         }
         s->class_off[i] = (uint32_t)((o - cls_off) / 2u);
     }
     max_off = s->class_off[s->num_classes];
     if (max_off > (data_len - cls_off) / 2u) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0 + cls_start, "class data past the class map");
     }
     for (uint32_t i = 0; i <= s->num_classes; i++)
         if (s->class_off[i] > max_off) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + cls_start, "class offset past the class data");
         }
     if (max_off < (uint64_t)s->num_linear + (uint64_t)(s->num_classes - s->num_linear) * 6u) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0 + cls_start, "class data too small");
     }
     for (uint32_t i = 0; i < s->num_linear; i++)
         if (s->class_off[i] > s->class_off[i + 1]) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + cls_start, "linear class offsets decrease");
         }
     s->class_data_len = (uint32_t)max_off;
     s->class_data = fv_mem_array(face->mem, max_off ? max_off : 1, sizeof(uint16_t));
     if (!s->class_data) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
     for (uint32_t i = 0; i < max_off; i++)
@@ -600,31 +589,25 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
         const uint16_t *lk = s->class_data + o;
         if ((uint64_t)o + 4 > max_off || lk[0] == 0 || (uint64_t)lk[0] * 2 + o + 4 > max_off ||
             (uint16_t)(lk[3] + lk[1]) != lk[0] || ((s->class_off[i + 1] - o) & 1u) != 0) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + cls_start, "lookup class header");
         }
     }
     for (uint32_t i = 0; i < s->num_passes; i++) {
         if (opass[i] > opass[i + 1] || opass[i] < passes_start || opass[i + 1] > s->data.len) {
-            fv_mem_free(face->mem, opass);
             SILF_FAIL(off0 + opass_pos + 4u * i, "pass offsets");
         }
     }
     s->passes = fv_mem_array(face->mem, s->num_passes ? s->num_passes : 1, sizeof(grv_pass));
     if (!s->passes) {
-        fv_mem_free(face->mem, opass);
         SILF_FAIL(off0, "out of memory");
     }
     for (uint32_t i = 0; i < s->num_passes; i++) {
         st = load_pass(face, s, i, opass[i], opass[i + 1], err);
-        if (st != FV_OK) {
-            fv_mem_free(face->mem, opass);
-            return st;
-        }
+        if (st != FV_OK)
+            goto fail;
     }
-    fv_mem_free(face->mem, opass);
-    return FV_OK;
 fail:
+    fv_mem_free(face->mem, opass);
     return st;
 }
 
