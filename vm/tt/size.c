@@ -68,22 +68,30 @@ static fv_status run_fpgm(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
     return tt_execute(&c, TT_RANGE_FONT);
 }
 
-static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
+static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err, int fresh)
 {
     const sfnt_font *sf = s->face->sf;
     /* CVT values are kept in 26.6 font units and scaled with scale >> 6. */
     int64_t scale = tt_asr(s->m.scale, 6);
     for (uint32_t i = 0; i < s->cvt_size; i++)
         s->cvt[i] = fv_mulfix((int64_t)sf->cvt[i] * 64, scale);
-    for (uint32_t i = 0; i < s->twilight.n_points; i++) {
+    for (uint32_t i = 0; fresh && i < s->twilight.n_points; i++) {
         s->twilight.org[i].x = s->twilight.org[i].y = 0;
         s->twilight.cur[i].x = s->twilight.cur[i].y = 0;
     }
-    memset(s->storage, 0, (size_t)s->storage_size * sizeof(int64_t));
+    if (fresh)
+        memset(s->storage, 0, (size_t)s->storage_size * sizeof(int64_t));
     tt_gs_default(&s->gs);
     fv_status st = FV_OK;
     tt_ctx c;
     tt_ctx_init(&c, s, ex, err);
+    if (fresh && (s->mode.subpixel_lean || s->mode.grayscale_cleartype)) {
+        /* COMPAT(freetype): the first prep run uses the new exec context's
+         * flags (lean/cleartype off); tt_loader_init then re-runs it with
+         * the load's flags, keeping storage and twilight (see caller). */
+        memset(&c.mode, 0, sizeof c.mode);
+        c.mode.v40 = s->mode.v40;
+    }
     c.gs = s->gs;
     c.program = FV_PROG_PREP;
     /* COMPAT(freetype): prep runs with backward compatibility off (it is
@@ -174,7 +182,11 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     fv_error_clear(&perr);
     s->ready = run_fpgm(s, exec, &perr);
     if (s->ready == FV_OK)
-        s->ready = run_prep(s, exec, &perr);
+        s->ready = run_prep(s, exec, &perr, 1);
+    /* COMPAT(freetype): a change of the lean/cleartype flags re-executes
+     * prep (only the CVT is rescaled); a failing first run fails the size. */
+    if (s->ready == FV_OK && (s->mode.subpixel_lean || s->mode.grayscale_cleartype))
+        s->ready = run_prep(s, exec, &perr, 0);
     if (s->ready == FV_E_NOMEM)
         goto nomem;
     s->ready_err = perr;
