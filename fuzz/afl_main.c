@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Runs per process before AFL++ restarts it; the targets keep no state, so
@@ -21,19 +23,9 @@ __AFL_FUZZ_INIT();
 
 static int run_file(FILE *f)
 {
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        uint8_t *nb = realloc(buf, cap);
-        if (nb == NULL)
-            free(buf);
-        buf = nb;
-    }
-    if (buf == NULL)
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (fvfuzz_read_stream(f, &buf, &n) != 0)
         return 1;
     LLVMFuzzerTestOneInput(buf, n);
     free(buf);

@@ -80,6 +80,11 @@ typedef struct fvfuzz_input {
     size_t trailer_len;
 } fvfuzz_input;
 
+/* Reads all of f into a malloc'd buffer of exactly the input's size (so
+ * ASan sees reads past its end, as under libFuzzer).  0, or -1 on a read
+ * or allocation failure. */
+int fvfuzz_read_stream(FILE *f, uint8_t **out, size_t *len);
+
 void fvfuzz_split(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_input *in);
 /* Reads trailer bytes (big-endian); positions beyond trailer_len read 0. */
 uint8_t fvfuzz_u8(const fvfuzz_input *in, size_t pos);

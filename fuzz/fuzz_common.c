@@ -119,3 +119,38 @@ void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *e
     fv_error_format(err, buf, sizeof buf);
     fprintf(ctx->log, "%s: %s (%s)\n", what, buf, fv_status_name(err->kind));
 }
+
+int fvfuzz_read_stream(FILE *f, uint8_t **out, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (buf == NULL)
+            return -1;
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        cap *= 2;
+        uint8_t *nb = realloc(buf, cap);
+        if (nb == NULL)
+            free(buf);
+        buf = nb;
+    }
+    if (ferror(f)) {
+        free(buf);
+        return -1;
+    }
+    /* An allocation of exactly the file's size, as libFuzzer hands inputs:
+     * with the 64 KiB read buffer, ASan could not see a read past the end
+     * of the input (found replaying F-2, which libFuzzer reports). */
+    uint8_t *exact = malloc(n ? n : 1);
+    if (exact == NULL) {
+        free(buf);
+        return -1;
+    }
+    memcpy(exact, buf, n);
+    free(buf);
+    *out = exact;
+    *len = n;
+    return 0;
+}

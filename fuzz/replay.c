@@ -73,41 +73,9 @@ static int read_file(const char *path, uint8_t **out, size_t *len)
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return -1;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (buf == NULL) {
-            fclose(f);
-            return -1;
-        }
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        uint8_t *nb = realloc(buf, cap);
-        if (nb == NULL)
-            free(buf);
-        buf = nb;
-    }
-    int bad = ferror(f);
+    int bad = fvfuzz_read_stream(f, out, len);
     fclose(f);
-    if (bad) {
-        free(buf);
-        return -1;
-    }
-    /* An allocation of exactly the file's size, as libFuzzer hands inputs:
-     * with the 64 KiB read buffer, ASan could not see a read past the end
-     * of the input (found replaying F-2, which libFuzzer reports). */
-    uint8_t *exact = malloc(n ? n : 1);
-    if (exact == NULL) {
-        free(buf);
-        return -1;
-    }
-    memcpy(exact, buf, n);
-    free(buf);
-    *out = exact;
-    *len = n;
-    return 0;
+    return bad;
 }
 
 static int replay_file(const char *path, const fvfuzz_target *forced, const fvfuzz_ctx *ctx)

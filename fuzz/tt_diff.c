@@ -18,20 +18,11 @@
 #include "fontvm/fontvm.h"
 #include "fuzz.h"
 #include "mutator/mutator.h"
-#include "synth/tt_synth.h"
+#include "support/tt_run.h"
 #include "tt_compare.h"
 
-#define TT_DIFF_TRAILER 16
 /* Smaller than tt_program's cap: every input runs two engines. */
 #define TT_DIFF_MAX_INPUT (16 * 1024)
-
-static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
-{
-    size_t pc = 0;
-    for (size_t i = 0; i < count && pc < len; i++)
-        pc += fvmut_insn_len(FVMUT_TT, code, len, pc);
-    return pc;
-}
 
 static void print_glyph(const char *who, const ttc_glyph *g, int32_t around)
 {
@@ -76,44 +67,13 @@ static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
 {
-    fvfuzz_input in;
-    fvfuzz_split(data, size, TT_DIFF_TRAILER, &in);
-    size_t fpgm_len = insn_prefix(in.payload, in.payload_len, fvfuzz_u16(&in, 2));
-    size_t prep_len = insn_prefix(in.payload + fpgm_len, in.payload_len - fpgm_len,
-                                  fvfuzz_u16(&in, 4));
-    size_t glyph_off = fpgm_len + prep_len;
-    size_t glyph_len = in.payload_len - glyph_off;
-    if (glyph_len > 0xFFFF)
-        glyph_len = 0xFFFF;
-
-    uint8_t flags = fvfuzz_u8(&in, 6);
-    fvsynth_tt p = {0};
-    p.fpgm = in.payload;
-    p.fpgm_len = fpgm_len;
-    p.prep = in.payload + fpgm_len;
-    p.prep_len = prep_len;
-    p.glyph_code = in.payload + glyph_off;
-    p.glyph_code_len = glyph_len;
-    p.num_points = (uint16_t)(fvfuzz_u8(&in, 8) % (FVSYNTH_MAX_POINTS + 1));
-    p.num_contours = p.num_points ? (uint16_t)(1 + fvfuzz_u8(&in, 9) % p.num_points) : 0;
-    p.cvt_count = (uint16_t)(fvfuzz_u8(&in, 10) * 4);
-    p.max_storage = (uint16_t)(fvfuzz_u8(&in, 11) * 4);
-    p.max_twilight = fvfuzz_u8(&in, 12);
-    p.max_function_defs = (uint16_t)(fvfuzz_u8(&in, 13) * 2);
-    p.max_instruction_defs = p.max_function_defs;
-    p.max_stack = (uint16_t)(fvfuzz_u8(&in, 14) * 4);
-    p.units_per_em = (flags & 0x80) ? 1000 : 2048;
-    p.head_flags = (flags & 0x20) ? 0x0008 : 0;
-    p.seed = fvfuzz_u8(&in, 15) * 0x01000193u + 1;
-    p.composite = (flags & 0x08) != 0;
-
-    size_t cap = fvsynth_tt_bound(&p);
-    uint8_t *font_data = malloc(cap);
+    fvfuzz_tt_input in;
+    fvfuzz_tt_decode_input(data, size, &in);
+    const fvsynth_tt *p = &in.font;
+    size_t font_len = 0;
+    uint8_t *font_data = fvfuzz_tt_build_font(p, "tt_diff", &font_len);
     if (font_data == NULL)
         return 0;
-    size_t font_len = fvsynth_tt_build(&p, font_data, cap);
-    if (font_len == 0)
-        fvfuzz_fail("tt_diff", "synthetic font did not fit its bound (%zu bytes)", cap);
 
     char errbuf[200];
     ttc_ft *ft = NULL;
@@ -126,15 +86,13 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         fvfuzz_fail("tt_diff", "fontvm rejected the synthetic font FreeType opened: %s", errbuf);
     }
 
-    uint32_t ppem = fvfuzz_u8(&in, 7) ? fvfuzz_u8(&in, 7) : 1;
     ttc_size sz;
     memset(&sz, 0, sizeof sz);
-    sz.x_26d6 = (int32_t)(ppem * 64 + ((flags & 0x10) ? 32 : 0));
-    sz.y_26d6 = (flags & 0x40) ? sz.x_26d6 + 3 * 64 : sz.x_26d6;
+    sz.x_26d6 = in.size.x_ppem_26d6;
+    sz.y_26d6 = in.size.y_ppem_26d6;
     snprintf(sz.label, sizeof sz.label, "%d/64x%d/64", sz.x_26d6, sz.y_26d6);
-    static const fv_tt_mode modes[4] = {FV_TT_V35, FV_TT_V40, FV_TT_V40_MONO, FV_TT_V40_LCD};
-    fv_tt_mode mode = modes[flags & 3];
-    int pedantic = (flags & 0x04) != 0;
+    fv_tt_mode mode = in.size.mode;
+    int pedantic = in.size.pedantic;
 
     ttc_glyph ref, sub;
     ttc_glyph_init(&ref);
@@ -142,7 +100,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     int ft_size_failed = ttc_ft_set_size(ft, &sz, mode, pedantic, errbuf, sizeof errbuf);
     (void)ft_size_failed; /* then every FreeType load fails: compared below */
     ttc_fv_set_size(fv, &sz, mode, pedantic, &err);
-    uint32_t nglyphs = p.composite ? 2 : 1;
+    uint32_t nglyphs = p->composite ? 2 : 1;
     for (uint32_t gid = 0; gid < nglyphs; gid++) {
         ttc_ft_load(ft, gid, &ref);
         ttc_fv_load(fv, gid, &sub);
@@ -151,7 +109,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         if (ctx->log)
             fprintf(ctx->log, "glyph %u: %s\n", gid, ttc_status_name(st));
         if (st != TTC_IDENTICAL && st != TTC_ERROR_BOTH) {
-            report(&p, &sz, mode, pedantic, gid, &ref, &sub, &d, fv);
+            report(p, &sz, mode, pedantic, gid, &ref, &sub, &d, fv);
             fvfuzz_fail("tt_diff", "%s at glyph %u (report above)", ttc_status_name(st), gid);
         }
     }

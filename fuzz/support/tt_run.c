@@ -2,15 +2,72 @@
 #include "support/tt_run.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
-static const char *program_name(fv_program p)
+#include "mutator/mutator.h"
+
+/* Byte length of the first `count` instructions of code: splitting by
+ * instruction count (not bytes) keeps the split stable under the
+ * structure-aware mutator's insertions. */
+static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
 {
-    switch (p) {
-    case FV_PROG_FPGM: return "fpgm";
-    case FV_PROG_PREP: return "prep";
-    case FV_PROG_GLYF: return "glyf";
-    default: return "?";
-    }
+    size_t pc = 0;
+    for (size_t i = 0; i < count && pc < len; i++)
+        pc += fvmut_insn_len(FVMUT_TT, code, len, pc);
+    return pc;
+}
+
+void fvfuzz_tt_decode_input(const uint8_t *data, size_t size, fvfuzz_tt_input *out)
+{
+    fvfuzz_input in;
+    fvfuzz_split(data, size, FVFUZZ_TT_TRAILER, &in);
+    size_t fpgm_len = insn_prefix(in.payload, in.payload_len, fvfuzz_u16(&in, 2));
+    size_t prep_len = insn_prefix(in.payload + fpgm_len, in.payload_len - fpgm_len,
+                                  fvfuzz_u16(&in, 4));
+    size_t glyph_off = fpgm_len + prep_len;
+    size_t glyph_len = in.payload_len - glyph_off;
+    if (glyph_len > 0xFFFF)
+        glyph_len = 0xFFFF;
+
+    uint8_t flags = fvfuzz_u8(&in, 6);
+    fvsynth_tt *p = &out->font;
+    *p = (fvsynth_tt){0};
+    p->fpgm = in.payload;
+    p->fpgm_len = fpgm_len;
+    p->prep = in.payload + fpgm_len;
+    p->prep_len = prep_len;
+    p->glyph_code = in.payload + glyph_off;
+    p->glyph_code_len = glyph_len;
+    p->num_points = (uint16_t)(fvfuzz_u8(&in, 8) % (FVSYNTH_MAX_POINTS + 1));
+    p->num_contours = p->num_points ? (uint16_t)(1 + fvfuzz_u8(&in, 9) % p->num_points) : 0;
+    p->cvt_count = (uint16_t)(fvfuzz_u8(&in, 10) * 4);
+    p->max_storage = (uint16_t)(fvfuzz_u8(&in, 11) * 4);
+    p->max_twilight = fvfuzz_u8(&in, 12);
+    p->max_function_defs = (uint16_t)(fvfuzz_u8(&in, 13) * 2);
+    p->max_instruction_defs = p->max_function_defs;
+    p->max_stack = (uint16_t)(fvfuzz_u8(&in, 14) * 4);
+    p->units_per_em = (flags & 0x80) ? 1000 : 2048;
+    p->head_flags = (flags & 0x20) ? 0x0008 : 0;
+    p->seed = fvfuzz_u8(&in, 15) * 0x01000193u + 1;
+    p->composite = (flags & 0x08) != 0;
+
+    uint32_t ppem = fvfuzz_u8(&in, 7) ? fvfuzz_u8(&in, 7) : 1;
+    int32_t x = (int32_t)(ppem * 64 + ((flags & 0x10) ? 32 : 0));
+    out->size = (fvfuzz_tt_size){x, (flags & 0x40) ? x + 3 * 64 : x, fvfuzz_tt_mode(flags),
+                                 (flags & 0x04) != 0};
+    out->alloc_config = fvfuzz_u16(&in, 0);
+}
+
+uint8_t *fvfuzz_tt_build_font(const fvsynth_tt *p, const char *target, size_t *len)
+{
+    size_t cap = fvsynth_tt_bound(p);
+    uint8_t *font_data = malloc(cap);
+    if (font_data == NULL)
+        return NULL;
+    *len = fvsynth_tt_build(p, font_data, cap);
+    if (*len == 0)
+        fvfuzz_fail(target, "synthetic font did not fit its bound (%zu bytes)", cap);
+    return font_data;
 }
 
 /* One line per executed instruction: where, what, and the top of the
@@ -19,7 +76,7 @@ static void print_event(void *user, const fv_tt_trace_event *ev)
 {
     FILE *log = user;
     fprintf(log, "trace %s[%" PRIu32 "]@%" PRIu32 " %-14s depth %" PRIu32 "->%" PRIu32,
-            program_name(ev->program), ev->glyph == FV_NO_VALUE ? 0 : ev->glyph, ev->pc,
+            fv_program_name(ev->program), ev->glyph == FV_NO_VALUE ? 0 : ev->glyph, ev->pc,
             ev->mnemonic ? ev->mnemonic : "?", ev->stack_depth_before, ev->stack_depth);
     uint32_t show = ev->stack_depth < 4 ? ev->stack_depth : 4;
     if (show > 0) {

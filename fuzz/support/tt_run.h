@@ -8,6 +8,7 @@
 
 #include "fontvm/tt.h"
 #include "fuzz.h"
+#include "synth/tt_synth.h"
 
 typedef struct fvfuzz_tt_size {
     int32_t x_ppem_26d6, y_ppem_26d6;
@@ -27,5 +28,24 @@ static inline fv_tt_mode fvfuzz_tt_mode(uint8_t b)
     static const fv_tt_mode modes[4] = {FV_TT_V35, FV_TT_V40, FV_TT_V40_MONO, FV_TT_V40_LCD};
     return modes[b & 3];
 }
+
+/* The input layout tt_program and tt_diff share (documented at the top of
+ * fuzz/tt_program.c): the code split into fpgm, prep and glyph program by
+ * instruction counts, and the 16 trailing bytes read into the synthetic
+ * font's parameters and one hinting configuration. */
+#define FVFUZZ_TT_TRAILER 16
+
+typedef struct fvfuzz_tt_input {
+    fvsynth_tt font;       /* points into the fuzzer's input: no copy */
+    fvfuzz_tt_size size;   /* the one size and mode to hint at */
+    uint16_t alloc_config; /* trailer [0..1], for fvfuzz_alloc_init */
+} fvfuzz_tt_input;
+
+void fvfuzz_tt_decode_input(const uint8_t *data, size_t size, fvfuzz_tt_input *out);
+
+/* Builds the synthetic font into a malloc'd buffer (*len bytes), or
+ * returns NULL if malloc failed.  A font that does not fit its own bound
+ * is a bug in the synthesizer: reported through fvfuzz_fail. */
+uint8_t *fvfuzz_tt_build_font(const fvsynth_tt *p, const char *target, size_t *len);
 
 #endif

@@ -29,16 +29,6 @@ typedef struct trace_state {
     fv_program last_program;
 } trace_state;
 
-static const char *program_name(fv_program p)
-{
-    switch (p) {
-    case FV_PROG_FPGM: return "fpgm";
-    case FV_PROG_PREP: return "prep";
-    case FV_PROG_GLYF: return "glyf";
-    default: return "?";
-    }
-}
-
 /* "[.. 3 412]": the top values, the deepest shown first; "?" for values
  * not known (the first instruction after a program switch). */
 static void stack_text(const int32_t *top, uint32_t depth, int known, char *buf, size_t size)
@@ -82,7 +72,7 @@ static void on_event(void *user, const fv_tt_trace_event *ev)
         snprintf(where, sizeof where, "glyf[%lu] @%lu", (unsigned long)ev->glyph,
                  (unsigned long)ev->pc);
     else
-        snprintf(where, sizeof where, "%s @%lu", program_name(ev->program), (unsigned long)ev->pc);
+        snprintf(where, sizeof where, "%s @%lu", fv_program_name(ev->program), (unsigned long)ev->pc);
     printf("%-16s %-16s %s -> %s", where, ev->mnemonic ? ev->mnemonic : "?", before, after);
     for (uint32_t i = 0; i < ev->num_moved; i++)
         printf("  %c%lu (%ld,%ld)->(%ld,%ld)", ev->moved_zone[i] == 0 ? 't' : 'p',
