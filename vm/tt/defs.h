@@ -1,9 +1,22 @@
 /* Function and instruction definitions (FDEF/IDEF tables), sized from
- * maxp.maxFunctionDefs / maxInstructionDefs as in FreeType. */
+ * maxp.maxFunctionDefs (at least 64) / maxInstructionDefs as in FreeType. */
 #ifndef FV_TT_DEFS_H
 #define FV_TT_DEFS_H
 
 #include "tt/interp.h"
+
+/* COMPAT(freetype): FreeType 2.12.1 raises a maxp.maxFunctionDefs below 64
+ * to 64 when it reads maxp (a work-around for broken fonts), so an fpgm may
+ * define up to max(64, maxFunctionDefs) functions; maxInstructionDefs is
+ * taken as it is (an IDEF with maxInstructionDefs 0 fails).  Measured with
+ * tt_diff finding F-4 and tests/tt/test_tt_defs_limits.c. */
+#define TT_MIN_FUNCTION_DEFS 64
+
+/* The number of FDEFs a font may make, from maxp.maxFunctionDefs. */
+static inline uint32_t tt_defs_function_capacity(uint16_t max_function_defs)
+{
+    return max_function_defs < TT_MIN_FUNCTION_DEFS ? TT_MIN_FUNCTION_DEFS : max_function_defs;
+}
 
 fv_status tt_defs_alloc(fv_mem *mem, tt_defs *d, uint32_t max_fdefs, uint32_t max_idefs);
 void tt_defs_free(fv_mem *mem, tt_defs *d);
