@@ -40,7 +40,10 @@ int cli_getopt(int argc, char **argv, const char *cmd, const struct option *long
 int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
 /* "v35", "v40", "v40-mono", "v40-lcd"; 0 on success. */
 int cli_tt_parse_mode(const char *s, fv_tt_mode *mode);
-/* Monotonic seconds. */
+/* Seconds of CPU time used by this process.  The benchmarks run fontvm and
+ * the reference engine one after the other on one thread, so CPU time
+ * compares them fairly even on a machine busy with other work, where wall
+ * time would also count the time the process waited for a core. */
 double cli_tt_now(void);
 /* "12", "10.5" or "12x16". */
 void cli_tt_size_label(int32_t x_26d6, int32_t y_26d6, char *buf, size_t size);

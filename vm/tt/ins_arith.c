@@ -5,34 +5,31 @@
  * like FreeType's ADD_LONG family. */
 #include "tt/ins.h"
 
-fv_status tt_ins_arith(tt_ctx *c, int64_t *args)
+/* Binary operations: args[0] op args[1] into args[0]. */
+TT_HANDLER(LT) { (void)c; args[0] = args[0] < args[1]; return FV_OK; }
+TT_HANDLER(LTEQ) { (void)c; args[0] = args[0] <= args[1]; return FV_OK; }
+TT_HANDLER(GT) { (void)c; args[0] = args[0] > args[1]; return FV_OK; }
+TT_HANDLER(GTEQ) { (void)c; args[0] = args[0] >= args[1]; return FV_OK; }
+TT_HANDLER(EQ) { (void)c; args[0] = args[0] == args[1]; return FV_OK; }
+TT_HANDLER(NEQ) { (void)c; args[0] = args[0] != args[1]; return FV_OK; }
+TT_HANDLER(AND) { (void)c; args[0] = args[0] && args[1]; return FV_OK; }
+TT_HANDLER(OR) { (void)c; args[0] = args[0] || args[1]; return FV_OK; }
+TT_HANDLER(NOT) { (void)c; args[0] = !args[0]; return FV_OK; }
+TT_HANDLER(ADD) { (void)c; args[0] = tt_add(args[0], args[1]); return FV_OK; }
+TT_HANDLER(SUB) { (void)c; args[0] = tt_sub(args[0], args[1]); return FV_OK; }
+
+TT_HANDLER(DIV)
 {
-    int64_t a = args[0];
-    switch (c->ops[c->opcode].first) {
-    case TT_OP_LT: args[0] = a < args[1]; break;
-    case TT_OP_LTEQ: args[0] = a <= args[1]; break;
-    case TT_OP_GT: args[0] = a > args[1]; break;
-    case TT_OP_GTEQ: args[0] = a >= args[1]; break;
-    case TT_OP_EQ: args[0] = a == args[1]; break;
-    case TT_OP_NEQ: args[0] = a != args[1]; break;
-    case TT_OP_AND: args[0] = a && args[1]; break;
-    case TT_OP_OR: args[0] = a || args[1]; break;
-    case TT_OP_NOT: args[0] = !a; break;
-    case TT_OP_ADD: args[0] = tt_add(a, args[1]); break;
-    case TT_OP_SUB: args[0] = tt_sub(a, args[1]); break;
-    case TT_OP_DIV:
-        if (args[1] == 0)
-            return tt_fail(c, FV_E_TT_DIVIDE_BY_ZERO, a);
-        args[0] = fv_muldiv_no_round(a, 64, args[1]);
-        break;
-    case TT_OP_MUL: args[0] = tt_muldiv(a, args[1], 64); break;
-    case TT_OP_ABS: args[0] = tt_abs(a); break;
-    case TT_OP_NEG: args[0] = tt_neg(a); break;
-    case TT_OP_FLOOR: args[0] = tt_floor(a); break;
-    case TT_OP_CEILING: args[0] = tt_ceil(a); break;
-    case TT_OP_MAX: args[0] = a > args[1] ? a : args[1]; break;
-    case TT_OP_MIN: args[0] = a < args[1] ? a : args[1]; break;
-    default: return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
+    if (args[1] == 0)
+        return tt_fail(c, FV_E_TT_DIVIDE_BY_ZERO, args[0]);
+    args[0] = fv_muldiv_no_round(args[0], 64, args[1]);
     return FV_OK;
 }
+
+TT_HANDLER(MUL) { (void)c; args[0] = tt_muldiv(args[0], args[1], 64); return FV_OK; }
+TT_HANDLER(ABS) { (void)c; args[0] = tt_abs(args[0]); return FV_OK; }
+TT_HANDLER(NEG) { (void)c; args[0] = tt_neg(args[0]); return FV_OK; }
+TT_HANDLER(FLOOR) { (void)c; args[0] = tt_floor(args[0]); return FV_OK; }
+TT_HANDLER(CEILING) { (void)c; args[0] = tt_ceil(args[0]); return FV_OK; }
+TT_HANDLER(MAX) { (void)c; args[0] = args[0] > args[1] ? args[0] : args[1]; return FV_OK; }
+TT_HANDLER(MIN) { (void)c; args[0] = args[0] < args[1] ? args[0] : args[1]; return FV_OK; }

@@ -24,10 +24,11 @@ fv_status tt_skip_code(tt_ctx *c)
 {
     c->ip += c->length;
     if (c->ip >= 0 && (uint64_t)c->ip < c->code.len) {
-        tt_insn in;
-        if (tt_decode(c->code, (uint32_t)c->ip, &in) == FV_OK) {
-            c->opcode = in.opcode;
-            c->length = in.length;
+        uint8_t op = c->code.data[c->ip];
+        uint32_t length = tt_insn_length(&c->ops[op], c->code.data, c->code.len, (uint64_t)c->ip);
+        if (length != 0) {
+            c->opcode = op;
+            c->length = length;
             return FV_OK;
         }
     }
@@ -183,52 +184,40 @@ fv_status tt_ins_unknown(tt_ctx *c)
     return call(c, def, 1);
 }
 
-fv_status tt_ins_control(tt_ctx *c, int64_t *args)
+TT_HANDLER(IF) { return args[0] != 0 ? FV_OK : skip_if(c, 0); }
+TT_HANDLER(ELSE) { (void)args; return skip_if(c, 1); }
+TT_HANDLER(EIF) { (void)c; (void)args; return FV_OK; }
+TT_HANDLER(JMPR) { return jump(c, args[0]); }
+TT_HANDLER(JROT) { return args[1] != 0 ? jump(c, args[0]) : FV_OK; }
+TT_HANDLER(JROF) { return args[1] == 0 ? jump(c, args[0]) : FV_OK; }
+TT_HANDLER(FDEF) { return fdef(c, args); }
+TT_HANDLER(IDEF) { return idef(c, args); }
+TT_HANDLER(ENDF) { (void)args; return endf(c); }
+
+TT_HANDLER(CALL)
 {
-    switch (c->ops[c->opcode].first) {
-    case TT_OP_IF:
-        return args[0] != 0 ? FV_OK : skip_if(c, 0);
-    case TT_OP_ELSE:
-        return skip_if(c, 1);
-    case TT_OP_EIF:
-        return FV_OK;
-    case TT_OP_JMPR:
-        return jump(c, args[0]);
-    case TT_OP_JROT:
-        return args[1] != 0 ? jump(c, args[0]) : FV_OK;
-    case TT_OP_JROF:
-        return args[1] == 0 ? jump(c, args[0]) : FV_OK;
-    case TT_OP_FDEF:
-        return fdef(c, args);
-    case TT_OP_IDEF:
-        return idef(c, args);
-    case TT_OP_ENDF:
-        return endf(c);
-    case TT_OP_CALL: {
-        const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[0]);
-        if (def == NULL)
-            return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[0]);
-        return call(c, def, 1);
+    const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[0]);
+    if (def == NULL)
+        return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[0]);
+    return call(c, def, 1);
+}
+
+TT_HANDLER(LOOPCALL)
+{
+    const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[1]);
+    if (def == NULL)
+        return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[1]);
+    if (c->call_top >= TT_MAX_CALL_DEPTH)
+        return tt_fail(c, FV_E_TT_NESTING, c->call_top);
+    if (args[0] > 0) {
+        /* COMPAT(freetype): the count is truncated to int. */
+        int32_t count = (int32_t)(uint32_t)(uint64_t)args[0];
+        fv_status st = call(c, def, count);
+        if (st != FV_OK)
+            return st;
+        c->loopcall_counter += (uint64_t)args[0];
+        if (c->loopcall_counter > c->loopcall_max)
+            return tt_fail(c, FV_E_TT_EXEC_BUDGET, args[0]);
     }
-    case TT_OP_LOOPCALL: {
-        const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[1]);
-        if (def == NULL)
-            return tt_fail(c, FV_E_TT_INVALID_FUNCTION, args[1]);
-        if (c->call_top >= TT_MAX_CALL_DEPTH)
-            return tt_fail(c, FV_E_TT_NESTING, c->call_top);
-        if (args[0] > 0) {
-            /* COMPAT(freetype): the count is truncated to int. */
-            int32_t count = (int32_t)(uint32_t)(uint64_t)args[0];
-            fv_status st = call(c, def, count);
-            if (st != FV_OK)
-                return st;
-            c->loopcall_counter += (uint64_t)args[0];
-            if (c->loopcall_counter > c->loopcall_max)
-                return tt_fail(c, FV_E_TT_EXEC_BUDGET, args[0]);
-        }
-        return FV_OK;
-    }
-    default:
-        return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
+    return FV_OK;
 }

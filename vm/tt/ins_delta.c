@@ -6,13 +6,10 @@
 #include "tt/ins.h"
 #include "tt/zone.h"
 
-fv_status tt_ins_delta(tt_ctx *c, int64_t *args)
+/* is_point: DELTAP (else DELTAC); range: 0, 16 or 32 added to the ppem
+ * encoded in each argument (DELTAx1, x2, x3). */
+static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
 {
-    uint8_t op = c->opcode;
-    int is_point = op == TT_OP_DELTAP1 || op == TT_OP_DELTAP2 || op == TT_OP_DELTAP3;
-    uint64_t range = op == TT_OP_DELTAP2 || op == TT_OP_DELTAC2   ? 16
-                     : op == TT_OP_DELTAP3 || op == TT_OP_DELTAC3 ? 32
-                                                                  : 0;
     uint64_t ppem = (uint64_t)tt_current_ppem(c);
     uint64_t n = (uint64_t)args[0];
     fv_status st = FV_OK;
@@ -62,3 +59,10 @@ fv_status tt_ins_delta(tt_ctx *c, int64_t *args)
     c->new_top = c->args;
     return st;
 }
+
+TT_HANDLER(DELTAP1) { return delta(c, args, 1, 0); }
+TT_HANDLER(DELTAP2) { return delta(c, args, 1, 16); }
+TT_HANDLER(DELTAP3) { return delta(c, args, 1, 32); }
+TT_HANDLER(DELTAC1) { return delta(c, args, 0, 0); }
+TT_HANDLER(DELTAC2) { return delta(c, args, 0, 16); }
+TT_HANDLER(DELTAC3) { return delta(c, args, 0, 32); }

@@ -126,132 +126,154 @@ static void scanctrl(tt_ctx *c, int64_t v)
         c->gs.scan_control = 0;
 }
 
-fv_status tt_ins_gstate(tt_ctx *c, int64_t *args)
+/* SVTCA 0x00-01, SPVTCA 0x02-03, SFVTCA 0x04-05: bit 0 selects x (1) or
+ * y (0); SVTCA and SPVTCA set the projection (and dual) vector, SVTCA and
+ * SFVTCA the freedom vector. */
+static fv_status set_vectors_to_axis(tt_ctx *c)
 {
     tt_gs *g = &c->gs;
     uint8_t op = c->opcode;
-    switch (c->ops[op].first) {
-    case TT_OP_SVTCA:
-    case TT_OP_SPVTCA:
-    case TT_OP_SFVTCA: {
-        int16_t a = (int16_t)((op & 1) << 14), b = (int16_t)(a ^ 0x4000);
-        if (op < 4) {
-            g->pv_x = g->dv_x = a;
-            g->pv_y = g->dv_y = b;
-        }
-        if ((op & 2) == 0) {
-            g->fv_x = a;
-            g->fv_y = b;
-        }
-        tt_compute_funcs(c);
-        return FV_OK;
+    int16_t a = (int16_t)((op & 1) << 14), b = (int16_t)(a ^ 0x4000);
+    if (op < 4) {
+        g->pv_x = g->dv_x = a;
+        g->pv_y = g->dv_y = b;
     }
-    case TT_OP_SPVTL: {
-        int ok;
-        fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), op & 1, &g->pv_x,
-                                      &g->pv_y, &ok);
-        if (ok) {
-            g->dv_x = g->pv_x;
-            g->dv_y = g->pv_y;
-            tt_compute_funcs(c);
-        }
-        return st;
+    if ((op & 2) == 0) {
+        g->fv_x = a;
+        g->fv_y = b;
     }
-    case TT_OP_SFVTL: {
-        int ok;
-        fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), op & 1, &g->fv_x,
-                                      &g->fv_y, &ok);
-        if (ok)
-            tt_compute_funcs(c);
-        return st;
-    }
-    case TT_OP_SPVFS:
-        /* Only the low 16 bits, sign-extended. */
-        tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->pv_x, &g->pv_y);
+    tt_compute_funcs(c);
+    return FV_OK;
+}
+
+TT_HANDLER(SVTCA) { (void)args; return set_vectors_to_axis(c); }
+TT_HANDLER(SPVTCA) { (void)args; return set_vectors_to_axis(c); }
+TT_HANDLER(SFVTCA) { (void)args; return set_vectors_to_axis(c); }
+
+TT_HANDLER(SPVTL)
+{
+    tt_gs *g = &c->gs;
+    int ok;
+    fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->pv_x,
+                                  &g->pv_y, &ok);
+    if (ok) {
         g->dv_x = g->pv_x;
         g->dv_y = g->pv_y;
         tt_compute_funcs(c);
-        return FV_OK;
-    case TT_OP_SFVFS:
-        tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->fv_x, &g->fv_y);
-        tt_compute_funcs(c);
-        return FV_OK;
-    case TT_OP_GPV:
-        args[0] = g->pv_x;
-        args[1] = g->pv_y;
-        return FV_OK;
-    case TT_OP_GFV:
-        args[0] = g->fv_x;
-        args[1] = g->fv_y;
-        return FV_OK;
-    case TT_OP_SFVTPV:
-        g->fv_x = g->pv_x;
-        g->fv_y = g->pv_y;
-        tt_compute_funcs(c);
-        return FV_OK;
-    case TT_OP_SDPVTL:
-        return sdpvtl(c, args);
-    case TT_OP_SRP0:
-        g->rp0 = tt_u16(args[0]);
-        return FV_OK;
-    case TT_OP_SRP1:
-        g->rp1 = tt_u16(args[0]);
-        return FV_OK;
-    case TT_OP_SRP2:
-        g->rp2 = tt_u16(args[0]);
-        return FV_OK;
-    case TT_OP_SZP0:
-        return set_zone(c, args[0], 0);
-    case TT_OP_SZP1:
-        return set_zone(c, args[0], 1);
-    case TT_OP_SZP2:
-        return set_zone(c, args[0], 2);
-    case TT_OP_SZPS:
-        return set_zone(c, args[0], 3);
-    case TT_OP_SLOOP:
-        if (args[0] < 0)
-            return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
-        g->loop = args[0] > TT_MAX_LOOP ? TT_MAX_LOOP : args[0];
-        return FV_OK;
-    case TT_OP_SMD:
-        g->minimum_distance = args[0];
-        return FV_OK;
-    case TT_OP_SCVTCI:
-        g->control_value_cutin = args[0];
-        return FV_OK;
-    case TT_OP_SSWCI:
-        g->single_width_cutin = args[0];
-        return FV_OK;
-    case TT_OP_SSW:
-        g->single_width_value = fv_mulfix(args[0], c->m.scale);
-        return FV_OK;
-    case TT_OP_FLIPON:
-        g->auto_flip = 1;
-        return FV_OK;
-    case TT_OP_FLIPOFF:
-        g->auto_flip = 0;
-        return FV_OK;
-    case TT_OP_SDB:
-        g->delta_base = tt_u16(args[0]);
-        return FV_OK;
-    case TT_OP_SDS:
-        if ((uint64_t)args[0] > 6)
-            return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
-        g->delta_shift = tt_u16(args[0]);
-        return FV_OK;
-    case TT_OP_SANGW:
-    case TT_OP_AA:
-        return FV_OK; /* obsolete: pop and ignore */
-    case TT_OP_SCANCTRL:
-        scanctrl(c, args[0]);
-        return FV_OK;
-    case TT_OP_SCANTYPE:
-        if (args[0] >= 0)
-            g->scan_type = (int32_t)(args[0] & 0xFFFF);
-        return FV_OK;
-    case TT_OP_INSTCTRL:
-        return instctrl(c, args);
-    default:
-        return tt_fail(c, FV_E_TT_INVALID_OPCODE, op);
     }
+    return st;
 }
+
+TT_HANDLER(SFVTL)
+{
+    tt_gs *g = &c->gs;
+    int ok;
+    fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->fv_x,
+                                  &g->fv_y, &ok);
+    if (ok)
+        tt_compute_funcs(c);
+    return st;
+}
+
+TT_HANDLER(SPVFS)
+{
+    tt_gs *g = &c->gs;
+    /* Only the low 16 bits, sign-extended. */
+    tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->pv_x, &g->pv_y);
+    g->dv_x = g->pv_x;
+    g->dv_y = g->pv_y;
+    tt_compute_funcs(c);
+    return FV_OK;
+}
+
+TT_HANDLER(SFVFS)
+{
+    tt_gs *g = &c->gs;
+    tt_normalize((int16_t)tt_u16(args[0]), (int16_t)tt_u16(args[1]), &g->fv_x, &g->fv_y);
+    tt_compute_funcs(c);
+    return FV_OK;
+}
+
+TT_HANDLER(GPV)
+{
+    args[0] = c->gs.pv_x;
+    args[1] = c->gs.pv_y;
+    return FV_OK;
+}
+
+TT_HANDLER(GFV)
+{
+    args[0] = c->gs.fv_x;
+    args[1] = c->gs.fv_y;
+    return FV_OK;
+}
+
+TT_HANDLER(SFVTPV)
+{
+    (void)args;
+    c->gs.fv_x = c->gs.pv_x;
+    c->gs.fv_y = c->gs.pv_y;
+    tt_compute_funcs(c);
+    return FV_OK;
+}
+
+TT_HANDLER(SDPVTL) { return sdpvtl(c, args); }
+
+TT_HANDLER(SRP0) { c->gs.rp0 = tt_u16(args[0]); return FV_OK; }
+TT_HANDLER(SRP1) { c->gs.rp1 = tt_u16(args[0]); return FV_OK; }
+TT_HANDLER(SRP2) { c->gs.rp2 = tt_u16(args[0]); return FV_OK; }
+
+TT_HANDLER(SZP0) { return set_zone(c, args[0], 0); }
+TT_HANDLER(SZP1) { return set_zone(c, args[0], 1); }
+TT_HANDLER(SZP2) { return set_zone(c, args[0], 2); }
+TT_HANDLER(SZPS) { return set_zone(c, args[0], 3); }
+
+TT_HANDLER(SLOOP)
+{
+    if (args[0] < 0)
+        return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+    c->gs.loop = args[0] > TT_MAX_LOOP ? TT_MAX_LOOP : args[0];
+    return FV_OK;
+}
+
+TT_HANDLER(SMD) { c->gs.minimum_distance = args[0]; return FV_OK; }
+TT_HANDLER(SCVTCI) { c->gs.control_value_cutin = args[0]; return FV_OK; }
+TT_HANDLER(SSWCI) { c->gs.single_width_cutin = args[0]; return FV_OK; }
+
+TT_HANDLER(SSW)
+{
+    c->gs.single_width_value = fv_mulfix(args[0], c->m.scale);
+    return FV_OK;
+}
+
+TT_HANDLER(FLIPON) { (void)args; c->gs.auto_flip = 1; return FV_OK; }
+TT_HANDLER(FLIPOFF) { (void)args; c->gs.auto_flip = 0; return FV_OK; }
+
+TT_HANDLER(SDB) { c->gs.delta_base = tt_u16(args[0]); return FV_OK; }
+
+TT_HANDLER(SDS)
+{
+    if ((uint64_t)args[0] > 6)
+        return tt_fail(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+    c->gs.delta_shift = tt_u16(args[0]);
+    return FV_OK;
+}
+
+/* Obsolete: pop and ignore. */
+TT_HANDLER(SANGW) { (void)c; (void)args; return FV_OK; }
+TT_HANDLER(AA) { (void)c; (void)args; return FV_OK; }
+
+TT_HANDLER(SCANCTRL)
+{
+    scanctrl(c, args[0]);
+    return FV_OK;
+}
+
+TT_HANDLER(SCANTYPE)
+{
+    if (args[0] >= 0)
+        c->gs.scan_type = (int32_t)(args[0] & 0xFFFF);
+    return FV_OK;
+}
+
+TT_HANDLER(INSTCTRL) { return instctrl(c, args); }

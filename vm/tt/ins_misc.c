@@ -27,23 +27,28 @@ static int64_t getinfo(const tt_ctx *c, int64_t sel)
     return k;
 }
 
-fv_status tt_ins_misc(tt_ctx *c, int64_t *args)
+TT_HANDLER(MPPEM)
 {
-    switch (c->ops[c->opcode].first) {
-    case TT_OP_MPPEM:
-        args[0] = tt_current_ppem(c);
-        return FV_OK;
-    case TT_OP_MPS:
-        /* COMPAT(freetype): v35 answers the ppem (as FreeType does; GDI
-         * answers 12), v40 the point size. */
-        args[0] = c->mode.v40 ? c->m.point_size : tt_current_ppem(c);
-        return FV_OK;
-    case TT_OP_GETINFO:
-        args[0] = getinfo(c, args[0]);
-        return FV_OK;
-    case TT_OP_DEBUG:
-        return tt_fail(c, FV_E_TT_DEBUG_OPCODE, INT64_MIN);
-    default:
-        return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
+    args[0] = tt_current_ppem(c);
+    return FV_OK;
+}
+
+TT_HANDLER(MPS)
+{
+    /* COMPAT(freetype): v35 answers the ppem (as FreeType does; GDI
+     * answers 12), v40 the point size. */
+    args[0] = c->mode.v40 ? c->m.point_size : tt_current_ppem(c);
+    return FV_OK;
+}
+
+TT_HANDLER(GETINFO)
+{
+    args[0] = getinfo(c, args[0]);
+    return FV_OK;
+}
+
+TT_HANDLER(DEBUG)
+{
+    (void)args;
+    return tt_fail(c, FV_E_TT_DEBUG_OPCODE, INT64_MIN);
 }

@@ -623,30 +623,24 @@ static fv_status md(tt_ctx *c, int64_t *args)
     return st;
 }
 
-fv_status tt_ins_points(tt_ctx *c, int64_t *args)
-{
-    switch (c->ops[c->opcode].first) {
-    case TT_OP_FLIPPT: return flippt(c);
-    case TT_OP_FLIPRGON: return fliprg(c, args, 1);
-    case TT_OP_FLIPRGOFF: return fliprg(c, args, 0);
-    case TT_OP_SHP: return shp(c);
-    case TT_OP_SHC: return shc(c, args);
-    case TT_OP_SHZ: return shz(c, args);
-    case TT_OP_SHPIX: return shpix(c, args);
-    case TT_OP_MSIRP: return msirp(c, args);
-    case TT_OP_ALIGNRP: return alignrp(c);
-    case TT_OP_MIAP: return miap(c, args);
-    case TT_OP_MDAP: return mdap(c, args);
-    case TT_OP_MDRP: return mdrp(c, args);
-    case TT_OP_MIRP: return mirp(c, args);
-    case TT_OP_ISECT: return isect(c, args);
-    case TT_OP_ALIGNPTS: return alignpts(c, args);
-    case TT_OP_IP: return ip(c);
-    case TT_OP_UTP: return utp(c, args);
-    case TT_OP_IUP: return iup(c);
-    case TT_OP_GC: return gc(c, args);
-    case TT_OP_SCFS: return scfs(c, args);
-    case TT_OP_MD: return md(c, args);
-    default: return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
-}
+TT_HANDLER(FLIPPT) { (void)args; return flippt(c); }
+TT_HANDLER(FLIPRGON) { return fliprg(c, args, 1); }
+TT_HANDLER(FLIPRGOFF) { return fliprg(c, args, 0); }
+TT_HANDLER(SHP) { (void)args; return shp(c); }
+TT_HANDLER(SHC) { return shc(c, args); }
+TT_HANDLER(SHZ) { return shz(c, args); }
+TT_HANDLER(SHPIX) { return shpix(c, args); }
+TT_HANDLER(MSIRP) { return msirp(c, args); }
+TT_HANDLER(ALIGNRP) { (void)args; return alignrp(c); }
+TT_HANDLER(MIAP) { return miap(c, args); }
+TT_HANDLER(MDAP) { return mdap(c, args); }
+TT_HANDLER(MDRP) { return mdrp(c, args); }
+TT_HANDLER(MIRP) { return mirp(c, args); }
+TT_HANDLER(ISECT) { return isect(c, args); }
+TT_HANDLER(ALIGNPTS) { return alignpts(c, args); }
+TT_HANDLER(IP) { (void)args; return ip(c); }
+TT_HANDLER(UTP) { return utp(c, args); }
+TT_HANDLER(IUP) { (void)args; return iup(c); }
+TT_HANDLER(GC) { return gc(c, args); }
+TT_HANDLER(SCFS) { return scfs(c, args); }
+TT_HANDLER(MD) { return md(c, args); }

@@ -5,28 +5,35 @@
 #include "tt/gstate.h"
 #include "tt/ins.h"
 
-fv_status tt_ins_round(tt_ctx *c, int64_t *args)
+static fv_status set_round(tt_ctx *c, int64_t *args, int state)
 {
-    switch (c->ops[c->opcode].first) {
-    case TT_OP_RTHG: c->gs.round_state = TT_ROUND_HALF_GRID; break;
-    case TT_OP_RTG: c->gs.round_state = TT_ROUND_GRID; break;
-    case TT_OP_RTDG: c->gs.round_state = TT_ROUND_DOUBLE_GRID; break;
-    case TT_OP_RDTG: c->gs.round_state = TT_ROUND_DOWN_GRID; break;
-    case TT_OP_RUTG: c->gs.round_state = TT_ROUND_UP_GRID; break;
-    case TT_OP_ROFF: c->gs.round_state = TT_ROUND_OFF; break;
-    case TT_OP_SROUND:
-        tt_set_super_round(c, 0x4000, args[0]);
-        c->gs.round_state = TT_ROUND_SUPER;
-        break;
-    case TT_OP_S45ROUND:
-        tt_set_super_round(c, 0x2D41, args[0]);
-        c->gs.round_state = TT_ROUND_SUPER_45;
-        break;
-    case TT_OP_ROUND: args[0] = tt_round_value(c, args[0]); break;
-    case TT_OP_NROUND: args[0] = tt_round_none(args[0]); break;
-    case TT_OP_ODD: args[0] = (tt_round_value(c, args[0]) & 127) == 64; break;
-    case TT_OP_EVEN: args[0] = (tt_round_value(c, args[0]) & 127) == 0; break;
-    default: return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
+    (void)args;
+    c->gs.round_state = state;
     return FV_OK;
 }
+
+TT_HANDLER(RTHG) { return set_round(c, args, TT_ROUND_HALF_GRID); }
+TT_HANDLER(RTG) { return set_round(c, args, TT_ROUND_GRID); }
+TT_HANDLER(RTDG) { return set_round(c, args, TT_ROUND_DOUBLE_GRID); }
+TT_HANDLER(RDTG) { return set_round(c, args, TT_ROUND_DOWN_GRID); }
+TT_HANDLER(RUTG) { return set_round(c, args, TT_ROUND_UP_GRID); }
+TT_HANDLER(ROFF) { return set_round(c, args, TT_ROUND_OFF); }
+
+TT_HANDLER(SROUND)
+{
+    tt_set_super_round(c, 0x4000, args[0]);
+    c->gs.round_state = TT_ROUND_SUPER;
+    return FV_OK;
+}
+
+TT_HANDLER(S45ROUND)
+{
+    tt_set_super_round(c, 0x2D41, args[0]);
+    c->gs.round_state = TT_ROUND_SUPER_45;
+    return FV_OK;
+}
+
+TT_HANDLER(ROUND) { args[0] = tt_round_value(c, args[0]); return FV_OK; }
+TT_HANDLER(NROUND) { (void)c; args[0] = tt_round_none(args[0]); return FV_OK; }
+TT_HANDLER(ODD) { args[0] = (tt_round_value(c, args[0]) & 127) == 64; return FV_OK; }
+TT_HANDLER(EVEN) { args[0] = (tt_round_value(c, args[0]) & 127) == 0; return FV_OK; }

@@ -118,55 +118,59 @@ static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t d
     ex->trace(ex->trace_user, &ev);
 }
 
-/* Dispatch on the instruction family.  The plain switch is the reference;
- * with FONTVM_USE_COMPUTED_GOTO (and a compiler that has it) the same
- * handlers are reached through a label table.  tests/tt/unit.cmake builds
- * the unit tests against both variants. */
+/* Dispatch: one jump per instruction straight to the opcode's handler.
+ * The plain switch is the reference; with FONTVM_USE_COMPUTED_GOTO (and a
+ * compiler that has it) the same handlers are reached through a label
+ * table.  Both are generated from opcodes.def (an opcode range of
+ * 2^flag_bits bytes expands to that many cases / table entries), and
+ * tests/tt/unit.cmake builds the unit tests against both variants. */
 #if defined(FONTVM_USE_COMPUTED_GOTO) && FONTVM_USE_COMPUTED_GOTO && FV_HAVE_COMPUTED_GOTO
 #define TT_DISPATCH_GOTO 1
 #else
 #define TT_DISPATCH_GOTO 0
 #endif
 
-static fv_status dispatch(tt_ctx *c, int64_t *args)
+#define TT_EACH_0(f, E, a) E(f, a)
+#define TT_EACH_1(f, E, a) TT_EACH_0(f, E, a) TT_EACH_0((f) + 1, E, a)
+#define TT_EACH_2(f, E, a) TT_EACH_1(f, E, a) TT_EACH_1((f) + 2, E, a)
+#define TT_EACH_3(f, E, a) TT_EACH_2(f, E, a) TT_EACH_2((f) + 4, E, a)
+#define TT_EACH_4(f, E, a) TT_EACH_3(f, E, a) TT_EACH_3((f) + 8, E, a)
+#define TT_EACH_5(f, E, a) TT_EACH_4(f, E, a) TT_EACH_4((f) + 16, E, a)
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    _Static_assert((bits) <= 5, #m ": TT_EACH_ covers ranges of up to 32 opcodes");
+#include "tt/opcodes.def"
+#undef X
+
+static inline fv_status dispatch(tt_ctx *c, uint8_t op, int64_t *args)
 {
-    unsigned fam = c->ops[c->opcode].family;
-    if (fam > TT_FAM_MISC)
-        fam = TT_FAM_NONE; /* never: opcodes.def only uses known families */
 #if TT_DISPATCH_GOTO
-    static const void *const labels[TT_FAM_MISC + 1] = {
-        [TT_FAM_NONE] = &&l_none,       [TT_FAM_PUSH] = &&l_push,   [TT_FAM_STACK] = &&l_stack,
-        [TT_FAM_STORAGE] = &&l_storage, [TT_FAM_GSTATE] = &&l_gstate, [TT_FAM_POINTS] = &&l_points,
-        [TT_FAM_DELTA] = &&l_delta,     [TT_FAM_ARITH] = &&l_arith, [TT_FAM_CONTROL] = &&l_control,
-        [TT_FAM_ROUND] = &&l_round,     [TT_FAM_MISC] = &&l_misc,
+    static const void *const labels[256] = {
+#define TT_LABEL(f, m) [(f)] = &&l_##m,
+#define X(m, first, bits, pops, pushes, inl, fam) TT_EACH_##bits(first, TT_LABEL, m)
+#include "tt/opcodes.def"
+#undef X
+#undef TT_LABEL
     };
-    goto *labels[fam];
-l_push: return tt_ins_push(c, args);
-l_stack: return tt_ins_stack(c, args);
-l_storage: return tt_ins_storage(c, args);
-l_gstate: return tt_ins_gstate(c, args);
-l_points: return tt_ins_points(c, args);
-l_delta: return tt_ins_delta(c, args);
-l_arith: return tt_ins_arith(c, args);
-l_control: return tt_ins_control(c, args);
-l_round: return tt_ins_round(c, args);
-l_misc: return tt_ins_misc(c, args);
-l_none: return tt_ins_unknown(c);
+    const void *target = labels[op];
+    if (target == NULL)
+        return tt_ins_unknown(c);
+    goto *target;
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    l_##m:                                        \
+    return tt_op_##m(c, args);
+#include "tt/opcodes.def"
+#undef X
 #else
-    switch ((tt_family)fam) {
-    case TT_FAM_PUSH: return tt_ins_push(c, args);
-    case TT_FAM_STACK: return tt_ins_stack(c, args);
-    case TT_FAM_STORAGE: return tt_ins_storage(c, args);
-    case TT_FAM_GSTATE: return tt_ins_gstate(c, args);
-    case TT_FAM_POINTS: return tt_ins_points(c, args);
-    case TT_FAM_DELTA: return tt_ins_delta(c, args);
-    case TT_FAM_ARITH: return tt_ins_arith(c, args);
-    case TT_FAM_CONTROL: return tt_ins_control(c, args);
-    case TT_FAM_ROUND: return tt_ins_round(c, args);
-    case TT_FAM_MISC: return tt_ins_misc(c, args);
-    case TT_FAM_NONE: return tt_ins_unknown(c);
+#define TT_CASE(f, m) case (f):
+    switch (op) {
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    TT_EACH_##bits(first, TT_CASE, m) return tt_op_##m(c, args);
+#include "tt/opcodes.def"
+#undef X
+    default:
+        return tt_ins_unknown(c);
     }
-    return tt_ins_unknown(c);
+#undef TT_CASE
 #endif
 }
 
@@ -215,15 +219,15 @@ fv_status tt_execute(tt_ctx *c, int range)
     fv_tt_exec *ex = c->ex;
     while ((uint64_t)c->ip < c->code.len) {
         uint32_t pc = (uint32_t)c->ip;
+        uint8_t op = c->code.data[pc]; /* pc < len: the loop condition */
         c->insn_pc = pc;
         c->insn_range = c->cur_range;
-        c->opcode = c->code.data[pc];
-        c->insn_op = c->opcode;
-        tt_insn in;
-        if (tt_decode(c->code, pc, &in) != FV_OK)
+        c->opcode = op;
+        c->insn_op = op;
+        const tt_opinfo *info = &c->ops[op];
+        c->length = tt_insn_length(info, c->code.data, c->code.len, pc);
+        if (c->length == 0)
             return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
-        c->length = in.length;
-        const tt_opinfo *info = &c->ops[c->opcode];
         uint32_t pops = info->pops;
         if (c->top < pops) {
             if (c->pedantic)
@@ -241,9 +245,8 @@ fv_status tt_execute(tt_ctx *c, int range)
         uint32_t depth_before = c->top;
         if (ex->trace)
             trace_snapshot(c);
-        uint8_t op = c->opcode;
         int range_before = c->cur_range;
-        st = dispatch(c, c->stack + c->args);
+        st = dispatch(c, op, c->stack + c->args);
         if (st != FV_OK)
             return st;
         c->top = c->new_top;

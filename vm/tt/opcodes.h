@@ -71,6 +71,35 @@ typedef struct tt_insn {
     uint8_t value_size;    /* 1 (bytes) or 2 (words) */
 } tt_insn;
 
+/* Length in bytes of the instruction at `pc` whose opcode has `info`
+ * (inline push data included), or 0 when it runs past `len`.  The hot path
+ * of the interpreter and of IF/FDEF skipping: one table lookup and, for
+ * pushes, one bounds check.  The caller guarantees pc < len. */
+static inline uint32_t tt_insn_length(const tt_opinfo *info, const uint8_t *code, uint64_t len,
+                                      uint64_t pc)
+{
+    uint64_t n;
+    switch ((tt_inline)info->inline_rule) {
+    case TT_INLINE_NONE:
+        return 1;
+    case TT_INLINE_PUSHB:
+        n = 1 + (uint64_t)(code[pc] & 7) + 1;
+        break;
+    case TT_INLINE_PUSHW:
+        n = 1 + 2 * ((uint64_t)(code[pc] & 7) + 1);
+        break;
+    case TT_INLINE_NPUSHB:
+    case TT_INLINE_NPUSHW:
+        if (len - pc < 2)
+            return 0;
+        n = 2 + (uint64_t)code[pc + 1] * (info->inline_rule == TT_INLINE_NPUSHW ? 2u : 1u);
+        break;
+    default:
+        return 0;
+    }
+    return n <= len - pc ? (uint32_t)n : 0;
+}
+
 /* Decodes the instruction at `pc`.  Returns FV_OK, or TT_CODE_OVERFLOW when
  * pc is at/after the end or the inline data is truncated. */
 fv_status tt_decode(fv_span code, uint32_t pc, tt_insn *out);
