@@ -64,9 +64,8 @@ fv_status tt_cvt_write(tt_ctx *c, uint32_t i, int64_t v)
 
 fv_status tt_cvt_write_raw(tt_ctx *c, uint32_t i, int64_t v)
 {
-    fv_status st = own_cvt(c);
-    if (st != FV_OK)
-        return st;
+    /* COMPAT(freetype): no copy-on-write for WCVTF (see cvt.h): without an
+     * earlier CVT write in this glyph program run, it writes the size's CVT. */
     c->cvt[i] = v;
     return FV_OK;
 }

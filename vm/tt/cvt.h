@@ -1,7 +1,13 @@
 /* CVT and storage area, with FreeType's copy-on-write for glyph programs:
- * a glyph program's writes go to a per-load copy, so they are seen by the
- * later programs of the same load (components, then the composite) but not
- * by other glyphs (FreeType 2.11.1+, freetype!23). */
+ * a glyph program's first write of a run copies the size's CVT (or storage)
+ * and the run goes on with the copy, so its writes are seen by the rest of
+ * that run only — not by the next component's program, the composite's
+ * program or later glyphs (each glyph program run starts from the size's
+ * arrays: glyph.c).  COMPAT(freetype): WCVTF is the exception, measured
+ * against FreeType 2.12.1 (tt_diff finding F-5): it writes the array the
+ * run currently uses without making the copy, so a WCVTF before any other
+ * CVT write of the run changes the size's CVT for every later program and
+ * glyph of the size. */
 #ifndef FV_TT_CVT_H
 #define FV_TT_CVT_H
 

@@ -165,6 +165,13 @@ static fv_status hint_zone(gl_loader *L, tt_zone *z, fv_span ins, int composite)
         c->gs.loop = 1;
         c->top = 0;
         c->call_top = 0;
+        /* COMPAT(freetype): every glyph program run starts from the size's
+         * CVT and storage; a copy made by an earlier run (a component's, or
+         * another glyph's) is not seen (cvt.h; measured, tt_diff F-5). */
+        c->cvt = L->size->cvt;
+        c->cvt_is_copy = 0;
+        c->storage = L->size->storage;
+        c->storage_is_copy = 0;
         fv_status st = tt_execute(c, TT_RANGE_GLYPH);
         /* The twilight limit of this run stays for the rest of the load. */
         if (st == FV_E_NOMEM || (st != FV_OK && c->pedantic))
