@@ -107,7 +107,9 @@ FV_API void fv_tt_size_free(fv_tt_size *size);
 
 /* Loads and hints glyph `gid` (the glyph program, components, phantom
  * points), as FT_Load_Glyph(FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP [|
- * target]) does.  On failure `out` is empty and err has the context. */
+ * target]) does.  On failure `out` is empty and err has the context.
+ * Like FreeType's, a load can change the size for later loads (twilight
+ * points; the CVT through WCVTF): use one size from one thread at a time. */
 FV_API fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid,
                                   fv_tt_outline *out, fv_error *err);
 FV_API void fv_tt_outline_free(fv_tt_face *face, fv_tt_outline *out);
