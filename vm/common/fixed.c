@@ -36,46 +36,10 @@ int64_t fv_muldiv_no_round(int64_t a, int64_t b, int64_t c)
     return with_sign(d, s);
 }
 
-/* Arithmetic shift right of a two's-complement 64-bit value, without relying
- * on implementation-defined behaviour of >> on negative numbers. */
-static int64_t asr64(uint64_t v, unsigned n)
-{
-    if (v >> 63)
-        return (int64_t)(~(~v >> n));
-    return (int64_t)(v >> n);
-}
-
-int64_t fv_mulfix(int64_t a, int64_t b)
-{
-    /* COMPAT(freetype): on x86-64 FreeType's FT_MulFix works on the low 32
-     * bits of each argument (its inline-assembly variant takes FT_Int32) and
-     * returns the 64-bit rounded product shifted by 16 — checked against
-     * libfreetype 2.12.1 by tests/common/test_fixed.c. */
-    int64_t a32 = (int32_t)(uint32_t)(uint64_t)a, b32 = (int32_t)(uint32_t)(uint64_t)b;
-    uint64_t ab = (uint64_t)a32 * (uint64_t)b32;
-    uint64_t neg = ab >> 63;
-    ab += 0x8000u - neg;
-    return (int32_t)(uint32_t)(uint64_t)asr64(ab, 16);
-}
-
 int64_t fv_divfix(int64_t a, int64_t b)
 {
     int s = 1;
     uint64_t ua = magnitude(a, &s), ub = magnitude(b, &s);
     uint64_t q = ub > 0 ? ((ua << 16) + (ub >> 1)) / ub : 0x7FFFFFFFu;
     return with_sign(q, s);
-}
-
-int32_t fv_mulfix14(int32_t a, int32_t b)
-{
-    uint64_t ab = (uint64_t)((int64_t)a * (int64_t)b); /* |a*b| < 2^62: exact */
-    ab += 0x2000u - (ab >> 63);
-    return (int32_t)(uint32_t)(uint64_t)asr64(ab, 14);
-}
-
-int32_t fv_dotfix14(int32_t ax, int32_t ay, int32_t bx, int32_t by)
-{
-    uint64_t t = (uint64_t)((int64_t)ax * (int64_t)bx) + (uint64_t)((int64_t)ay * (int64_t)by);
-    t += 0x2000u - (t >> 63);
-    return (int32_t)(uint32_t)(uint64_t)asr64(t, 14);
 }

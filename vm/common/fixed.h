@@ -21,14 +21,50 @@ int64_t fv_muldiv(int64_t a, int64_t b, int64_t c);
 /* (a * b) / c truncated, c == 0 gives 0x7FFFFFFF with sign (FreeType's
  * FT_MulDiv_No_Round). */
 int64_t fv_muldiv_no_round(int64_t a, int64_t b, int64_t c);
-/* (a * b + 0x8000) >> 16 rounding half away from zero: FT_MulFix. */
-int64_t fv_mulfix(int64_t a, int64_t b);
 /* (a << 16) / b rounded; b == 0 gives 0x7FFFFFFF with a's sign: FT_DivFix. */
 int64_t fv_divfix(int64_t a, int64_t b);
+
+/* The multiplications below run several times per hinting instruction, so
+ * they are inline. */
+
+/* Arithmetic shift right of a two's-complement 64-bit value, without relying
+ * on implementation-defined behaviour of >> on negative numbers. */
+static inline int64_t fv_asr64(uint64_t v, unsigned n)
+{
+    if (v >> 63)
+        return (int64_t)(~(~v >> n));
+    return (int64_t)(v >> n);
+}
+
+/* (a * b + 0x8000) >> 16 rounding half away from zero: FT_MulFix. */
+static inline int64_t fv_mulfix(int64_t a, int64_t b)
+{
+    /* COMPAT(freetype): on x86-64 FreeType's FT_MulFix works on the low 32
+     * bits of each argument (its inline-assembly variant takes FT_Int32) and
+     * returns the 64-bit rounded product shifted by 16 — checked against
+     * libfreetype 2.12.1 by tests/common/test_fixed.c. */
+    int64_t a32 = (int32_t)(uint32_t)(uint64_t)a, b32 = (int32_t)(uint32_t)(uint64_t)b;
+    uint64_t ab = (uint64_t)a32 * (uint64_t)b32;
+    uint64_t neg = ab >> 63;
+    ab += 0x8000u - neg;
+    return (int32_t)(uint32_t)(uint64_t)fv_asr64(ab, 16);
+}
+
 /* a * b / 0x4000 rounded half away from zero (b is 2.14): TT_MulFix14. */
-int32_t fv_mulfix14(int32_t a, int32_t b);
+static inline int32_t fv_mulfix14(int32_t a, int32_t b)
+{
+    uint64_t ab = (uint64_t)((int64_t)a * (int64_t)b); /* |a*b| < 2^62: exact */
+    ab += 0x2000u - (ab >> 63);
+    return (int32_t)(uint32_t)(uint64_t)fv_asr64(ab, 14);
+}
+
 /* (ax * bx + ay * by) / 0x4000 rounded as FreeType's TT_DotFix14. */
-int32_t fv_dotfix14(int32_t ax, int32_t ay, int32_t bx, int32_t by);
+static inline int32_t fv_dotfix14(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    uint64_t t = (uint64_t)((int64_t)ax * (int64_t)bx) + (uint64_t)((int64_t)ay * (int64_t)by);
+    t += 0x2000u - (t >> 63);
+    return (int32_t)(uint32_t)(uint64_t)fv_asr64(t, 14);
+}
 
 /* Wrapping 32-bit arithmetic without undefined behaviour. */
 static inline int32_t fv_add32(int32_t a, int32_t b)

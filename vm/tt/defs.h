@@ -20,6 +20,9 @@ static inline uint32_t tt_defs_function_capacity(uint16_t max_function_defs)
 
 fv_status tt_defs_alloc(fv_mem *mem, tt_defs *d, uint32_t max_fdefs, uint32_t max_idefs);
 void tt_defs_free(fv_mem *mem, tt_defs *d);
+/* Records that function f lives in fdefs[slot] (FDEF, once the slot is
+ * taken). */
+void tt_defs_index_function(tt_defs *d, uint32_t f, uint32_t slot);
 /* The active FDEF for function f, or NULL (CALL's lookup). */
 const tt_def *tt_defs_function(const tt_defs *d, uint64_t f);
 /* The active IDEF for opcode op, or NULL. */

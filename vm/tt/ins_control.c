@@ -114,6 +114,7 @@ static fv_status fdef(tt_ctx *c, int64_t *args)
     def->active = 1;
     if (n > d->max_func)
         d->max_func = (uint32_t)n;
+    tt_defs_index_function(d, (uint32_t)n, i);
     return skip_definition(c, def);
 }
 

@@ -141,7 +141,14 @@ static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t d
 #include "tt/opcodes.def"
 #undef X
 
-static inline fv_status dispatch(tt_ctx *c, uint8_t op, int64_t *args)
+#if TT_DISPATCH_GOTO
+/* A function holding a label table cannot be inlined (GCC). */
+#define TT_DISPATCH_INLINE inline
+#else
+#define TT_DISPATCH_INLINE FV_ALWAYS_INLINE
+#endif
+
+static TT_DISPATCH_INLINE fv_status dispatch(tt_ctx *c, uint8_t op, int64_t *args)
 {
 #if TT_DISPATCH_GOTO
     static const void *const labels[256] = {
@@ -208,6 +215,68 @@ static void run_init(tt_ctx *c)
     c->iupy_called = 0;
 }
 
+/* The instruction loop.  `tracing` is a constant at each call site, so the
+ * compiler makes a lean loop for normal runs and one with the trace hooks. */
+static FV_ALWAYS_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
+{
+    fv_tt_exec *ex = c->ex;
+    uint64_t *counts = ex->counts;
+    const tt_opinfo *ops = c->ops;
+    long ins_counter = 0;
+    /* Invariant at the top: 0 <= c->ip < c->code.len. */
+    while ((uint64_t)c->ip < c->code.len) {
+        const uint8_t *code = c->code.data;
+        uint32_t pc = (uint32_t)c->ip;
+        uint8_t op = code[pc];
+        c->insn_pc = pc;
+        c->insn_range = c->cur_range;
+        c->opcode = op;
+        c->insn_op = op;
+        const tt_opinfo *info = &ops[op];
+        uint32_t length = tt_insn_length(info, code, c->code.len, pc);
+        if (FV_UNLIKELY(length == 0))
+            return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
+        c->length = length;
+        uint32_t pops = info->pops, top = c->top, args;
+        if (FV_LIKELY(top >= pops))
+            args = top - pops;
+        else {
+            if (c->pedantic)
+                return tt_fail(c, FV_E_TT_STACK_UNDERFLOW, pops);
+            /* COMPAT(freetype): missing arguments read as zeros. */
+            for (uint32_t i = 0; i < pops; i++)
+                c->stack[i] = 0;
+            args = 0;
+        }
+        uint32_t new_top = args + info->pushes;
+        if (FV_UNLIKELY(new_top > c->stack_size))
+            return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
+        c->args = args;
+        c->new_top = new_top;
+        c->step_ins = 1;
+        int range_before = c->cur_range;
+        if (tracing)
+            trace_snapshot(c);
+        fv_status st = dispatch(c, op, c->stack + args);
+        if (FV_UNLIKELY(st != FV_OK))
+            return st;
+        c->top = c->new_top;
+        if (c->step_ins)
+            c->ip += c->length;
+        counts[op]++;
+        if (tracing)
+            trace_emit(c, pc, op, range_before, top);
+        if (FV_UNLIKELY(++ins_counter > TT_MAX_RUNNABLE_OPCODES))
+            return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
+        if (FV_UNLIKELY(c->ip < 0 || (uint64_t)c->ip >= c->code.len)) {
+            if (c->call_top > 0)
+                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
+            break;
+        }
+    }
+    return FV_OK;
+}
+
 fv_status tt_execute(tt_ctx *c, int range)
 {
     fv_status st = tt_goto_range(c, range, 0);
@@ -215,53 +284,5 @@ fv_status tt_execute(tt_ctx *c, int range)
         return st;
     c->ini_range = range;
     run_init(c);
-    long ins_counter = 0;
-    fv_tt_exec *ex = c->ex;
-    while ((uint64_t)c->ip < c->code.len) {
-        uint32_t pc = (uint32_t)c->ip;
-        uint8_t op = c->code.data[pc]; /* pc < len: the loop condition */
-        c->insn_pc = pc;
-        c->insn_range = c->cur_range;
-        c->opcode = op;
-        c->insn_op = op;
-        const tt_opinfo *info = &c->ops[op];
-        c->length = tt_insn_length(info, c->code.data, c->code.len, pc);
-        if (c->length == 0)
-            return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
-        uint32_t pops = info->pops;
-        if (c->top < pops) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_STACK_UNDERFLOW, pops);
-            /* COMPAT(freetype): missing arguments read as zeros. */
-            for (uint32_t i = 0; i < pops; i++)
-                c->stack[i] = 0;
-            c->args = 0;
-        } else
-            c->args = c->top - pops;
-        c->new_top = c->args + info->pushes;
-        if (c->new_top > c->stack_size)
-            return tt_fail(c, FV_E_TT_STACK_OVERFLOW, c->new_top);
-        c->step_ins = 1;
-        uint32_t depth_before = c->top;
-        if (ex->trace)
-            trace_snapshot(c);
-        int range_before = c->cur_range;
-        st = dispatch(c, op, c->stack + c->args);
-        if (st != FV_OK)
-            return st;
-        c->top = c->new_top;
-        if (c->step_ins)
-            c->ip += c->length;
-        ex->counts[op]++;
-        if (ex->trace)
-            trace_emit(c, pc, op, range_before, depth_before);
-        if (++ins_counter > TT_MAX_RUNNABLE_OPCODES)
-            return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
-        if (c->ip < 0 || (uint64_t)c->ip >= c->code.len) {
-            if (c->call_top > 0)
-                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
-            break;
-        }
-    }
-    return FV_OK;
+    return c->ex->trace ? run_loop(c, 1) : run_loop(c, 0);
 }

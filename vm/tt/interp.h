@@ -114,6 +114,10 @@ typedef struct tt_def {
 typedef struct tt_defs {
     tt_def *fdefs;
     uint32_t num_fdefs, max_fdefs;
+    /* CALL's index: slot_of[f] is 1 + the fdefs slot of function f, or 0,
+     * for f < max_fdefs (fonts number their functions from 0); larger
+     * numbers are looked up by a scan. */
+    uint32_t *slot_of;
     tt_def *idefs;
     uint32_t num_idefs, max_idefs;
     uint32_t max_func;  /* highest function number defined */
