@@ -99,6 +99,8 @@ void fv_gr_face_free(fv_gr_face *face)
     grv_feat_free(face);
     fv_mem_free(mem, face->glyphs);
     fv_mem_free(mem, face->attrs);
+    fv_mem_free(mem, face->octaboxes);
+    fv_mem_free(mem, face->subboxes);
     fv_mem_free(mem, face->decompressed[0]);
     fv_mem_free(mem, face->decompressed[1]);
     fv_mem_free(mem, face);
@@ -118,6 +120,7 @@ static void seg_free(grv_seg *seg)
     fv_mem_free(seg->mem, seg->user);
     fv_mem_free(seg->mem, seg->chars);
     fv_mem_free(seg->mem, seg->feats);
+    fv_mem_free(seg->mem, seg->coll);
 }
 
 static void init_features(const fv_gr_face *face, grv_seg *seg, const fv_gr_shape_request *req)

@@ -37,6 +37,77 @@ static fv_status load_metrics(fv_gr_face *face, fv_error *err)
     return FV_OK;
 }
 
+/* One edge of an octabox: `z`/255 of the way from lo to hi, in the float
+ * arithmetic graphite2 uses (multiply, then divide), so that edges agree
+ * to the bit with its collision results. */
+static float box_edge(float lo, float hi, uint8_t z)
+{
+    return lo + (hi - lo) * (float)z / 255.0f;
+}
+
+/* Reads glyph g's octabox (the entry starts with it: a u16 bitmap of the
+ * 4x4 sub-box grid, 4 diagonal bytes, then 8 bytes per sub-box: x min,
+ * x max, y min, y max, sum min, sum max, diff min, diff max).  Edges are
+ * relative to the glyph's bounding box from glyf and to its diagonal
+ * extent (sum x+y from xMin+yMin to xMax+yMax, diff x-y from xMin-yMax to
+ * xMax-yMin).  The caller checked that 6 + 8n bytes are there. */
+static fv_status read_octabox(fv_gr_face *face, uint32_t g, fv_span ent, unsigned n,
+                              uint32_t *cap, fv_error *err)
+{
+    if (g >= face->num_glyphs || !face->octaboxes)
+        return FV_OK;
+    float xi = 0, yi = 0, xa = 0, ya = 0;
+    if (g < face->sfnt->maxp.num_glyphs) {
+        const grv_glyph *gl = &face->glyphs[g];
+        xi = gl->x_min; yi = gl->y_min; xa = gl->x_max; ya = gl->y_max;
+    }
+    float smin = xi + yi, smax = xa + ya, dmin = xi - ya, dmax = xa - yi;
+    uint8_t b[8];
+    for (unsigned k = 0; k < 4; k++)
+        if (fv_rd_u8(ent, 2 + k, &b[k]) != FV_OK)
+            return sfnt_fail(err, FV_E_GR_BAD_GLAT, SFNT_TAG_Glat, 0, "octabox");
+    grv_octabox *o = &face->octaboxes[g];
+    o->present = 1;
+    o->sl.si = box_edge(smin, smax, b[0]);
+    o->sl.sa = box_edge(smin, smax, b[1]);
+    o->sl.di = box_edge(dmin, dmax, b[2]);
+    o->sl.da = box_edge(dmin, dmax, b[3]);
+    o->num_subs = (uint8_t)n;
+    o->first_sub = face->num_subboxes;
+    if (n == 0)
+        return FV_OK;
+    if (face->num_subboxes + n > *cap) {
+        /* at most 16 sub-boxes per glyph and 65536 glyphs: the array stays
+         * below 2^20 entries, and the memory cap bounds it further */
+        uint32_t ncap = *cap ? *cap * 2 : 256;
+        while (ncap < face->num_subboxes + n)
+            ncap *= 2;
+        grv_subbox *ns = fv_mem_array(face->mem, ncap, sizeof(grv_subbox));
+        if (!ns)
+            return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "octabox sub-boxes");
+        if (face->num_subboxes)
+            memcpy(ns, face->subboxes, (size_t)face->num_subboxes * sizeof(grv_subbox));
+        fv_mem_free(face->mem, face->subboxes);
+        face->subboxes = ns;
+        *cap = ncap;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        for (unsigned j = 0; j < 8; j++)
+            if (fv_rd_u8(ent, 6 + 8u * k + j, &b[j]) != FV_OK)
+                return sfnt_fail(err, FV_E_GR_BAD_GLAT, SFNT_TAG_Glat, 0, "octabox sub-box");
+        grv_subbox *sb = &face->subboxes[face->num_subboxes++];
+        sb->xi = box_edge(xi, xa, b[0]);
+        sb->xa = box_edge(xi, xa, b[1]);
+        sb->yi = box_edge(yi, ya, b[2]);
+        sb->ya = box_edge(yi, ya, b[3]);
+        sb->sl.si = box_edge(smin, smax, b[4]);
+        sb->sl.sa = box_edge(smin, smax, b[5]);
+        sb->sl.di = box_edge(dmin, dmax, b[6]);
+        sb->sl.da = box_edge(dmin, dmax, b[7]);
+    }
+    return FV_OK;
+}
+
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
     fv_status st = FV_OK;
@@ -98,6 +169,15 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
          * whatever the flag says. */
         octaboxes = 1;
     }
+    if (octaboxes) {
+        face->octaboxes = fv_mem_array(face->mem, face->num_glyphs ? face->num_glyphs : 1,
+                                       sizeof(grv_octabox));
+        if (!face->octaboxes)
+            return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "octaboxes");
+        memset(face->octaboxes, 0, (size_t)(face->num_glyphs ? face->num_glyphs : 1) *
+                                       sizeof(grv_octabox));
+    }
+    uint32_t sub_cap = 0;
     face->num_attrs = nattrs;
     size_t total = (size_t)face->num_glyphs * nattrs;
     face->attrs = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
@@ -137,6 +217,9 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             p = 6 + 8u * n;
             if (p > ent.len)
                 GLAT_FAIL(SFNT_TAG_Glat, a, "octabox subboxes");
+            st = read_octabox(face, g, ent, n, &sub_cap, err);
+            if (st != FV_OK)
+                goto done;
         }
         uint64_t minrun = version < 0x00020000 ? 4 : 6;
         if (ent.len - p < minrun || ent.len - p > minrun * nattrs)

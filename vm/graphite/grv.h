@@ -151,6 +151,28 @@ typedef struct grv_glyph {
     int16_t x_min, y_min, x_max, y_max;
 } grv_glyph;
 
+/* Glat v3 collision octabox of one glyph (GDL manual, "Collision
+ * avoidance": the glyph's bounding box cut by the two diagonal bounds, and
+ * up to 16 sub-boxes of a 4x4 grid, each with its own diagonal bounds).
+ * The file stores each edge as a fraction n/255 of the glyph's bounding box
+ * (x/y) or of its diagonal extent (x+y "sum" and x-y "diff"); these are
+ * the edges in font units. */
+typedef struct grv_slant {
+    float si, sa, di, da;  /* x+y min/max, x-y min/max */
+} grv_slant;
+
+typedef struct grv_subbox {
+    float xi, xa, yi, ya;
+    grv_slant sl;
+} grv_subbox;
+
+typedef struct grv_octabox {
+    grv_slant sl;          /* the glyph's overall diagonal bounds */
+    uint32_t first_sub;    /* index into fv_gr_face.subboxes */
+    uint8_t num_subs;
+    uint8_t present;       /* 0: no octabox (slant bounds all 0) */
+} grv_octabox;
+
 struct fv_gr_face {
     fv_font *font;
     fv_mem *mem;
@@ -161,6 +183,9 @@ struct fv_gr_face {
     grv_glyph *glyphs;            /* num_glyphs */
     uint16_t num_attrs;           /* from Gloc */
     int16_t *attrs;               /* num_glyphs * num_attrs, dense */
+    grv_octabox *octaboxes;       /* num_glyphs, Glat v3 only (else NULL) */
+    grv_subbox *subboxes;
+    uint32_t num_subboxes;
     uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */
     grv_silf silf;
     uint16_t num_features;
@@ -197,6 +222,33 @@ typedef struct grv_char {
     uint8_t flags;
 } grv_char;
 
+/* Per-slot collision state (Silf flag 0x20; GDL manual, "Collision
+ * avoidance"), created before the first positioning pass from the glyph's
+ * collision attributes (Silf attCollisions, 16 glyph attributes from
+ * there) and changed by rules through the collision slot attributes. */
+enum {
+    GRV_COLL_FIX = 1,        /* move this glyph to fix collisions */
+    GRV_COLL_IGNORE = 2,     /* never collides */
+    GRV_COLL_START = 4,      /* first glyph of a collision range */
+    GRV_COLL_END = 8,        /* last glyph of a collision range */
+    GRV_COLL_KERN = 16,      /* fix collisions by kerning (space after it) */
+    GRV_COLL_ISCOL = 32,     /* still colliding (set by the engine) */
+    GRV_COLL_KNOWN = 64,     /* resolved (set by the engine) */
+    GRV_COLL_ISSPACE = 128,  /* counts as a space when kerning */
+    GRV_COLL_TEMPLOCK = 256  /* held in place for one round (engine) */
+};
+
+typedef struct grv_coll {
+    float lim_xi, lim_yi, lim_xa, lim_ya;  /* collision.min/.max */
+    float shiftx, shifty;                  /* this pass's move */
+    float offx, offy;                      /* moves of finished passes */
+    float exclx, excly;                    /* collision.exclude.offset */
+    uint16_t flags, margin, margin_wt, excl_glyph;
+    uint16_t seq_class, seq_prox, seq_order;
+    int16_t above_xoff, below_xlim;
+    uint16_t above_wt, below_wt, valign_ht, valign_wt;
+} grv_coll;
+
 typedef struct grv_seg {
     fv_gr_face *face;
     fv_mem *mem;
@@ -210,6 +262,8 @@ typedef struct grv_seg {
     int32_t *feats;        /* current feature values, face->num_features */
     uint8_t dir;           /* bit 0: rtl; bit 6 toggled by reverse */
     uint32_t pass_bits;
+    grv_coll *coll;        /* by slot index (grv_slot.index), NULL until initialised */
+    uint32_t num_coll;
     float advx, advy;
     int cur_pass, cur_rule;   /* for provenance and tracing; rule -1: pass constraint */
     int in_constraint;        /* running constraint code */
@@ -315,6 +369,17 @@ void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);
 
 fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
 fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err);
+
+/* Collision avoidance and kerning (collide.c). */
+fv_status grv_coll_init(grv_seg *seg, fv_error *err);
+grv_coll *grv_coll_of(grv_seg *seg, int32_t s);
+int32_t grv_coll_get_attr(grv_seg *seg, int32_t s, uint32_t attr);
+void grv_coll_set_attr(grv_seg *seg, int32_t s, uint32_t attr, int16_t value);
+fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_error *err);
+/* graphite2's Slot::finalise on one attachment subtree: positions `si`
+ * (and its children and siblings) from base (x, y); `final` adds the
+ * collision offsets. */
+void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int rtl, int final);
 
 /* Passes (pass.c). */
 fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi,

@@ -304,6 +304,8 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
             }
         } while (s != GRV_NIL);
     }
+    if ((p->num_coll_runs || p->kern_colls) && seg->coll)
+        return grv_coll_run_pass(seg, p, pi, err);
     return FV_OK;
 machine_fail:
     fv_error_clear(err);
@@ -342,6 +344,13 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
             fv_mem_free(seg->mem, fsm);
             return FV_E_NOMEM;
         }
+    }
+    /* graphite2 creates the collision state once, after the characters
+     * are associated and before the first positioning pass */
+    if (!dobidi && first == silf->i_pos && (silf->flags & 0x20) && !seg->coll) {
+        st = grv_coll_init(seg, err);
+        if (st != FV_OK)
+            goto done;
     }
     m->seg = seg;
     m->map = &fsm->map;

@@ -59,11 +59,16 @@ void grv_set_glyph(grv_seg *seg, int32_t si, uint32_t gid)
     s->advx = face->glyphs[mg].advance;
     s->advy = 0;
     if (face->silf.attr_skip_passes) {
-        uint32_t bits = (uint16_t)grv_glyph_attr(face, gid, face->silf.attr_skip_passes);
+        /* COMPAT(graphite2): 1.3.14 merges the first attribute as a byte
+         * (passes 8-15 are never skipped) and, with more than 16 passes,
+         * merges the second one shifted by 16 as a separate mask, which
+         * clears bits 0-15: only passes 16-31 can then be skipped.
+         * Measured on Awami Nastaliq (20 passes): its collision pass 10 runs
+         * in graphite2 although every glyph's bits say skip. */
+        seg->pass_bits &= (uint8_t)grv_glyph_attr(face, gid, face->silf.attr_skip_passes);
         if (face->silf.num_passes > 16)
-            bits |= (uint32_t)(uint16_t)grv_glyph_attr(face, gid,
-                                                       face->silf.attr_skip_passes + 1u) << 16;
-        seg->pass_bits &= bits;
+            seg->pass_bits &= (uint32_t)(uint16_t)grv_glyph_attr(
+                                  face, gid, face->silf.attr_skip_passes + 1u) << 16;
     }
 }
 
@@ -106,7 +111,10 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     case GRV_SLAT_USERDEFN: return sub < nu ? seg->user[(size_t)si * nu + sub] : 0;
     case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
     case GRV_SLAT_BIDILEVEL: return s->bidilevel;
-    default: return 0;
+    default:
+        if (attr >= GRV_SLAT_COLFLAGS && attr < GRV_SLAT_MAX)
+            return grv_coll_get_attr(seg, si, attr);
+        return 0;
     }
 }
 
@@ -235,7 +243,10 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
             seg->user[(size_t)si * nu + (uint32_t)sub] = value;
         break;
     case GRV_SLAT_BIDILEVEL: s->bidilevel = (uint8_t)value; break;
-    default: break;
+    default:
+        if (attr >= GRV_SLAT_COLFLAGS && attr < GRV_SLAT_MAX)
+            grv_coll_set_attr(seg, si, attr, value);
+        break;
     }
 }
 
@@ -271,7 +282,7 @@ static void flood_shift(grv_seg *seg, int32_t s, float dx, int depth)
 /* graphite2's Slot::finalise: positions slot s (and its attachment tree)
  * relative to base; returns the advance the cluster reaches. */
 static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rect *bbox,
-                     unsigned attr_level, float *cluster_min, int rtl, int depth,
+                     unsigned attr_level, float *cluster_min, int rtl, int final, int depth,
                      float *resx, float *resy)
 {
     grv_slot *s = &seg->slots[si];
@@ -282,6 +293,15 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     float shiftx = s->shiftx * (float)(rtl * -2 + 1) + s->just, shifty = s->shifty;
     float tadv = s->advx + s->just;
     float rx, ry;
+    if (final && seg->coll) {
+        /* collision moves of finished passes; a kerned glyph's move is in
+         * its advance instead, except right to left */
+        const grv_coll *c = grv_coll_of(seg, si);
+        if (c && (!(c->flags & GRV_COLL_KERN) || rtl)) {
+            shiftx += c->offx;
+            shifty += c->offy;
+        }
+    }
     s->posx = basex + shiftx;
     s->posy = basey + shifty;
     if (s->parent == GRV_NIL) {
@@ -305,7 +325,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     }
     if (s->child != GRV_NIL && s->child != si && seg->slots[s->child].parent == si) {
         float tx, ty;
-        finalise(seg, s->child, s->posx, s->posy, bbox, attr_level, cluster_min, rtl,
+        finalise(seg, s->child, s->posx, s->posy, bbox, attr_level, cluster_min, rtl, final,
                  depth + 1, &tx, &ty);
         if ((s->parent == GRV_NIL || s->advx >= 0.5f) && tx > rx) {
             rx = tx;
@@ -315,8 +335,8 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     if (s->parent != GRV_NIL && s->sibling != GRV_NIL && s->sibling != si &&
         seg->slots[s->sibling].parent == s->parent) {
         float tx, ty;
-        finalise(seg, s->sibling, basex, basey, bbox, attr_level, cluster_min, rtl, depth + 1,
-                 &tx, &ty);
+        finalise(seg, s->sibling, basex, basey, bbox, attr_level, cluster_min, rtl, final,
+                 depth + 1, &tx, &ty);
         if (tx > rx) {
             rx = tx;
             ry = ty;
@@ -331,6 +351,15 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     }
     *resx = rx;
     *resy = ry;
+}
+
+void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int rtl, int final)
+{
+    if (!grv_sl(seg, si))
+        return;
+    grv_rect bbox = {0, 0, 0, 0, 1};
+    float cm = basex, rx, ry;
+    finalise(seg, si, basex, basey, &bbox, 0, &cm, rtl, final, 0, &rx, &ry);
 }
 
 void grv_reverse_slots(grv_seg *seg)
@@ -373,7 +402,7 @@ void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float
             for (int32_t s = end; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].prev) {
                 if (seg->slots[s].parent == GRV_NIL) {
                     cluster_min = cx;
-                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 0, &cx, &cy);
+                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 1, 0, &cx, &cy);
                 }
             }
         } else {
@@ -381,7 +410,7 @@ void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float
             for (int32_t s = start; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].next) {
                 if (seg->slots[s].parent == GRV_NIL) {
                     cluster_min = cx;
-                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 0, &cx, &cy);
+                    finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 1, 0, &cx, &cy);
                 }
             }
         }
@@ -416,7 +445,7 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
             root = seg->slots[root].parent;
         grv_rect bbox = {0, 0, 0, 0, 1};
         float cm = 0;
-        finalise(seg, root, 0, 0, &bbox, level, &cm, seg->dir & 1, 0, &advx, &advy);
+        finalise(seg, root, 0, 0, &bbox, level, &cm, seg->dir & 1, 0, 0, &advx, &advy);
         blx = bbox.blx; bly = bbox.bly; trx = bbox.trx; try_ = bbox.try_;
     }
     switch (metric) {
