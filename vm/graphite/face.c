@@ -211,22 +211,22 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         seg.last = s;
         seg.slot_count++;
     }
-    if (silf->num_passes) {
+    if (silf->num_passes)
         st = grv_run_passes(&seg, 0, silf->i_pos, 1, err);
-        if (st == FV_OK) {
-            grv_associate_chars(&seg);
-            st = grv_run_passes(&seg, silf->i_pos, silf->num_passes, 0, err);
-        }
-        if (st != FV_OK)
-            goto done;
-    }
-    /* finalise: position everything, associate characters, restore the
-     * logical direction. */
-    grv_position_slots(&seg, seg.first, seg.last, silf->direction & 1, &seg.advx, &seg.advy);
-    /* characters are numbered before the return to the segment's order, as
-     * graphite2 does for same-direction segments (cross-direction segments
-     * still differ: conformance/graphite/KNOWN_DIFFERENCES.md KD-3/KD-4) */
+    if (st != FV_OK)
+        goto done;
+    /* COMPAT(graphite2): characters are associated with slots once, after
+     * the substitution passes, and never again: the char table keeps the
+     * slot indexes of that moment (a later reversal or positioning pass
+     * does not renumber them) and a positioning pass's Assoc changes only
+     * the slot's own before/after (F-1, F-6, KD-4). */
     grv_associate_chars(&seg);
+    if (silf->num_passes)
+        st = grv_run_passes(&seg, silf->i_pos, silf->num_passes, 0, err);
+    if (st != FV_OK)
+        goto done;
+    /* finalise: position everything, restore the logical direction. */
+    grv_position_slots(&seg, seg.first, seg.last, silf->direction & 1, &seg.advx, &seg.advy);
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
     grv_link_clusters(&seg);

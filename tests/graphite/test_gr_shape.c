@@ -1,0 +1,216 @@
+/* Shaping-level unit tests of the Graphite engine on graphite2's test font
+ * small.ttf (../shared/peer/graphite2/fonts), with expectations measured
+ * once with graphite2 1.3.14 (gr2fonttest) and written down here, so that
+ * the behaviour is pinned without the reference library.  Rules are
+ * patched into the font's Silf in memory where a test needs its own code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fontvm/fontvm.h"
+#include "fontvm/graphite.h"
+#include "graphite/grv.h"
+#include "test_support.h"
+
+typedef struct font_buf {
+    uint8_t *data;
+    size_t size;
+} font_buf;
+
+static int load_small(font_buf *fb)
+{
+    const char *shared = getenv("FONTVM_SHARED_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/peer/graphite2/fonts/small.ttf", shared ? shared : "../shared");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    fb->data = malloc((size_t)n);
+    fb->size = (size_t)n;
+    int ok = fb->data && fread(fb->data, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    return ok;
+}
+
+/* Replaces the code of pass `pass` rule `rule` (action or constraint) by
+ * `code`, padded at the front with Nop to the span's length (as the gr_diff
+ * fuzz target does).  Returns 0 if the span is shorter than the code. */
+static int patch_rule(font_buf *fb, uint32_t pass, uint32_t rule, int action, const uint8_t *code,
+                      size_t len)
+{
+    fv_font *f = NULL;
+    fv_gr_face *face = NULL;
+    fv_error err;
+    int ok = 0;
+    if (fv_font_open_memory(fb->data, fb->size, 0, NULL, &f, &err) != FV_OK)
+        return 0;
+    if (fv_gr_face_new(f, &face, &err) == FV_OK && pass < face->silf.num_passes &&
+        rule < face->silf.passes[pass].num_rules) {
+        const grv_rule *r = &face->silf.passes[pass].rules[rule];
+        const grv_code *c = action ? &r->action : &r->constraint;
+        size_t off = (size_t)(face->silf.data.data - fb->data) + c->offset;
+        if (c->code.len >= len && off + c->code.len <= fb->size) {
+            memset(fb->data + off, 0, c->code.len - len);
+            memcpy(fb->data + off + c->code.len - len, code, len);
+            ok = 1;
+        }
+    }
+    fv_gr_face_free(face);
+    fv_font_close(f);
+    return ok;
+}
+
+static fv_status shape(font_buf *fb, const uint32_t *text, size_t n, int rtl, fv_gr_segment **out)
+{
+    fv_font *f = NULL;
+    fv_gr_face *face = NULL;
+    fv_error err;
+    *out = NULL;
+    assert_int_equal(fv_font_open_memory(fb->data, fb->size, 0, NULL, &f, &err), FV_OK);
+    assert_int_equal(fv_gr_face_new(f, &face, &err), FV_OK);
+    fv_gr_shape_request req;
+    memset(&req, 0, sizeof req);
+    req.text = text;
+    req.length = n;
+    req.rtl = rtl;
+    fv_gr_segment *seg = NULL;
+    fv_status st = fv_gr_shape(face, &req, &seg, &err);
+    if (st == FV_OK) {
+        /* copy out: the segment belongs to the face's allocator */
+        fv_gr_segment *c = calloc(1, sizeof *c);
+        assert_non_null(c);
+        *c = *seg;
+        c->slots = malloc(seg->num_slots * sizeof *c->slots + 1);
+        c->chars = malloc(seg->num_chars * sizeof *c->chars + 1);
+        assert_non_null(c->slots);
+        assert_non_null(c->chars);
+        memcpy(c->slots, seg->slots, seg->num_slots * sizeof *c->slots);
+        memcpy(c->chars, seg->chars, seg->num_chars * sizeof *c->chars);
+        fv_gr_segment_free(face, seg);
+        *out = c;
+    }
+    fv_gr_face_free(face);
+    fv_font_close(f);
+    return st;
+}
+
+static void seg_free(fv_gr_segment *s)
+{
+    if (s) {
+        free(s->slots);
+        free(s->chars);
+        free(s);
+    }
+}
+
+static int setup(void **state)
+{
+    font_buf *fb = calloc(1, sizeof *fb);
+    if (!fb || !load_small(fb)) {
+        if (fb)
+            free(fb->data);
+        free(fb);
+        return -1;
+    }
+    *state = fb;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    font_buf *fb = *state;
+    free(fb->data);
+    free(fb);
+    return 0;
+}
+
+/* A fresh copy of the font per test (tests patch it). */
+static font_buf copy_font(void **state)
+{
+    const font_buf *fb = *state;
+    font_buf c = {malloc(fb->size), fb->size};
+    assert_non_null(c.data);
+    memcpy(c.data, fb->data, fb->size);
+    return c;
+}
+
+/* graphite2 associates characters with slots once, after the substitution
+ * passes.  RTL "ca aaabba": pass 0 reverses the stream, so the char table
+ * keeps the reversed indexes (char 0 -> slot 7) although the slots return to
+ * logical order at the end (F-1, measured with gr2fonttest -rtl). */
+static void test_chars_associated_after_substitution_rtl(void **state)
+{
+    font_buf fb = copy_font(state);
+    const uint32_t text[] = {'c', 'a', ' ', 'a', 'a', 'a', 'b', 'b', 'a'};
+    fv_gr_segment *s = NULL;
+    assert_int_equal(shape(&fb, text, 9, 1, &s), FV_OK);
+    assert_int_equal(s->num_slots, 8);
+    const int32_t before[9] = {7, 6, 5, 4, 3, 2, 1, 0, 0};
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(s->chars[i].before, before[i]);
+        assert_int_equal(s->chars[i].after, before[i]);
+    }
+    /* the slots' own char ranges are in the final (logical) order */
+    assert_int_equal(s->slots[0].before, 0);
+    assert_int_equal(s->slots[7].before, 7);
+    assert_int_equal(s->slots[7].after, 8);
+    seg_free(s);
+
+    /* The same text with pass 1 (positioning) rule 0 doing only
+     * "Assoc 2: 0 1; RetZero": the slot's own range changes, the char table
+     * does not (it is not associated again). */
+    const uint8_t assoc[] = {GRV_OP_ASSOC, 2, 0, 1, GRV_OP_RET_ZERO};
+    assert_true(patch_rule(&fb, 1, 0, 1, assoc, sizeof assoc));
+    assert_int_equal(shape(&fb, text, 9, 1, &s), FV_OK);
+    assert_int_equal(s->chars[0].before, 7);
+    assert_int_equal(s->chars[0].after, 7);
+    seg_free(s);
+
+    /* "có" RTL: no substitution pass runs (skip-passes), so graphite2 numbers
+     * the logical order (KD-4): char 0 -> slot 0. */
+    const uint32_t co[] = {'c', 0xF3};
+    assert_int_equal(shape(&fb, co, 2, 1, &s), FV_OK);
+    assert_int_equal(s->chars[0].before, 0);
+    assert_int_equal(s->chars[1].before, 1);
+    seg_free(s);
+    free(fb.data);
+}
+
+/* LTR " abc a" with pass 0 rule 0 = "PushByte 5; CopyNext; SetFeat 0 0;
+ * PutGlyph8bitObs 0; Delete; RetTrue" (deletes "b"): the deleted char 2 is
+ * given to its neighbours by that single association, before 2 / after 1
+ * (F-6, measured with gr2fonttest). */
+static void test_chars_after_delete(void **state)
+{
+    font_buf fb = copy_font(state);
+    const uint8_t code[] = {GRV_OP_PUSH_BYTE, 5, GRV_OP_COPY_NEXT, GRV_OP_SET_FEAT, 0, 0,
+                            GRV_OP_PUT_GLYPH_8BIT_OBS, 0, GRV_OP_DELETE, GRV_OP_RET_TRUE};
+    assert_true(patch_rule(&fb, 0, 0, 1, code, sizeof code));
+    const uint32_t text[] = {' ', 'a', 'b', 'c', ' ', 'a'};
+    fv_gr_segment *s = NULL;
+    assert_int_equal(shape(&fb, text, 6, 0, &s), FV_OK);
+    assert_int_equal(s->num_slots, 5);
+    const int32_t before[6] = {0, 1, 2, 2, 3, 4}, after[6] = {0, 1, 1, 2, 3, 4};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(s->chars[i].before, before[i]);
+        assert_int_equal(s->chars[i].after, after[i]);
+    }
+    assert_int_equal(s->slots[1].before, 1);
+    assert_int_equal(s->slots[1].after, 2);
+    assert_int_equal(s->slots[2].before, 2);
+    assert_int_equal(s->slots[2].after, 3);
+    seg_free(s);
+    free(fb.data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chars_associated_after_substitution_rtl),
+        cmocka_unit_test(test_chars_after_delete),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
