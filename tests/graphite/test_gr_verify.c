@@ -158,6 +158,10 @@ static void test_slot_refs_and_context(void **state)
     REJECT(FV_E_GR_BAD_INDEX, 0, 0, GRV_OP_ASSOC, 1, 5, GRV_OP_RET_ZERO);
     REJECT(FV_E_GR_BAD_INDEX, 1, 0, GRV_OP_PUSH_SLOT_ATTR, 0, 3, GRV_OP_POP_RET);
     REJECT(FV_E_GR_BAD_INDEX, 1, 0, GRV_OP_CNTXT_ITEM, 2, 1, GRV_OP_NOP, GRV_OP_POP_RET);
+    /* ContextItem in action code: graphite2 refuses the font (F-7) */
+    REJECT(FV_E_GR_BAD_OPCODE, 0, 0, GRV_OP_CNTXT_ITEM, 0, 1, GRV_OP_NOP, GRV_OP_RET_ZERO);
+    REJECT(FV_E_GR_BAD_OPCODE, 0, 1, GRV_OP_PUT_GLYPH_8BIT_OBS, 0, GRV_OP_CNTXT_ITEM, 0, 2,
+           GRV_OP_PUT_GLYPH_8BIT_OBS, 0, GRV_OP_RET_ZERO);
     /* nested ContextItem */
     REJECT(FV_E_GR_BAD_OPCODE, 1, 0, GRV_OP_CNTXT_ITEM, 0, 6, GRV_OP_CNTXT_ITEM, 0, 1,
            GRV_OP_NOP, GRV_OP_NOP, GRV_OP_NOP, GRV_OP_POP_RET);
