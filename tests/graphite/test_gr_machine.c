@@ -106,6 +106,14 @@ static void test_returns_and_stack(void **state)
     EXPR(0, GRV_OP_NOP);                     /* empty stack at the end: 0 */
     EXPR_STATUS(GRV_STACK_NOT_EMPTY, PB, 1, PB, 2, RET);
     EXPR_STATUS(GRV_STACK_UNDERFLOW, GRV_OP_ADD);
+    /* graphite2 checks the stack after each opcode: one that ends below the
+     * base fails, one that only reads the cell below the base does not
+     * (Neg on an empty stack), and PopRet on an empty stack ends the run
+     * normally with 0 (F-8). */
+    EXPR(0, GRV_OP_NEG, GRV_OP_RET_ZERO);
+    EXPR(0, GRV_OP_POP_RET);
+    EXPR(7, PB, 7, GRV_OP_POP_RET);
+    EXPR_STATUS(GRV_STACK_UNDERFLOW, GRV_OP_COND, GRV_OP_RET_TRUE);
     /* 1025 pushes overflow graphite2's 1024-entry stack */
     uint8_t big[2 * 1025 + 1];
     for (int i = 0; i < 1025; i++) {
@@ -251,6 +259,15 @@ static void test_features(void **state)
     /* SetFeat clips at the largest setting (3) */
     const uint8_t c[] = {PB, 9, GRV_OP_SET_FEAT, 0, 0, GRV_OP_PUSH_FEAT, 0, 0, RET};
     assert_int_equal(gr_run(&f, c, sizeof c, 1), 3);
+    /* SetFeat pops although the verifier does not count it (as in
+     * graphite2): PopRet then finds an empty stack and returns 0 (F-8) */
+    const uint8_t c2[] = {PB, 8, GRV_OP_SET_FEAT, 0, 0, RET};
+    assert_int_equal(gr_run(&f, c2, sizeof c2, 1), 0);
+    assert_int_equal(f.m.status, GRV_FINISHED);
+    /* ... and a second SetFeat ends below the base: the run fails */
+    const uint8_t c3[] = {PB, 1, GRV_OP_SET_FEAT, 0, 0, GRV_OP_SET_FEAT, 0, 0, GRV_OP_RET_TRUE};
+    (void)gr_run(&f, c3, sizeof c3, 1);
+    assert_int_equal(f.m.status, GRV_STACK_UNDERFLOW);
     gr_fixture_free(&f);
 }
 

@@ -19,6 +19,12 @@
 
 /* ---- budgets (graphite2 1.3.14's values in the comments) ---- */
 #define GRV_STACK_MAX 1024        /* vm::Machine STACK_MAX = 1 << 10 */
+/* Cells below the stack's base that an opcode may touch when the stack holds
+ * fewer values at run time than the verifier counted (a slot reference that
+ * finds no slot pushes nothing; SetFeat pops without being counted): the
+ * deepest opcode (Cond) reaches 3 below.  graphite2 keeps such a guard too
+ * and fails the run only when an opcode *ends* below the base. */
+#define GRV_STACK_GUARD 3
 #define GRV_MAX_SLOTS 64          /* SlotMap::MAX_SLOTS: slots one FSM match may span */
 #define GRV_SEG_GROWTH 64         /* MAX_SEG_GROWTH_FACTOR: slots may grow to 64x the text */
 #define GRV_MAX_DEPTH 100         /* Slot::finalise / attachment chain depth limit */
@@ -305,7 +311,7 @@ typedef struct grv_machine {
     grv_slotmap *map;
     grv_status status;
     int positioned;
-    int32_t stack[GRV_STACK_MAX];
+    int32_t cells[GRV_STACK_GUARD + GRV_STACK_MAX]; /* guard, then the stack */
 } grv_machine;
 
 /* ---- functions ---- */

@@ -73,17 +73,20 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
             m->status = GRV_STACK_OVERFLOW;                  \
             goto out;                                        \
         }                                                    \
-        m->stack[r.sp++] = (int32_t)(v);                     \
+        stk[r.sp++] = (int32_t)(v);                          \
     } while (0)
+/* Memory safety only: the deepest cell an opcode touches stays inside the
+ * guard.  Whether the stack really held the values is checked after the
+ * opcode (graphite2's semantics, see the end of the dispatch loop). */
 #define NEED(n)                                              \
     do {                                                     \
-        if (r.sp < (n)) {                                    \
+        if (r.sp - (n) < -GRV_STACK_GUARD) {                 \
             m->status = GRV_STACK_UNDERFLOW;                 \
             goto out;                                        \
         }                                                    \
     } while (0)
-#define TOP m->stack[r.sp - 1]
-#define POP (m->stack[--r.sp])
+#define TOP stk[r.sp - 1]
+#define POP (stk[--r.sp])
 #define ARG(k) (a[(k)])
 /* graphite2's DIE: the code stops and the segment fails. */
 #define DIE                                                  \
@@ -104,6 +107,9 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
     r.sp = 0;
     m->status = GRV_FINISHED;
     m->positioned = 0;
+    int32_t *const stk = m->cells + GRV_STACK_GUARD;
+    for (int g = 1; g <= GRV_STACK_GUARD; g++)
+        stk[-g] = 0;
     grv_seg *seg = m->seg;
     const fv_gr_face *face = seg->face;
     const grv_silf *silf = &face->silf;
@@ -135,7 +141,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             ev.is_constraint = seg->in_constraint;
             ev.pc = pc;
             ev.opcode = op;
-            ev.stack = m->stack;
+            ev.stack = stk;
             ev.stack_depth = (size_t)r.sp;
             ev.slot = -1;
             seg->trace(seg->trace_user, &ev);
@@ -488,6 +494,10 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             PUSH(1);
             break;
         case GRV_OP_POP_RET:
+            /* COMPAT(graphite2): PopRet pops the value and pushes it back as
+             * the result, with no check in between: on an empty stack it
+             * reads the cell below the base and the run ends normally with
+             * an empty stack, result 0 (gr_diff F-8). */
             NEED(1);
             returned = 1;
             goto out;
@@ -505,6 +515,13 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
         }
         if (m->status != GRV_FINISHED)
             goto out;
+        /* COMPAT(graphite2): the stack is checked after each opcode, not at
+         * each pop: an opcode that ends below the base fails the run
+         * (returns, which leave the loop at once, are not checked). */
+        if (r.sp < 0) {
+            m->status = GRV_STACK_UNDERFLOW;
+            goto out;
+        }
         pc = next_pc;
     }
 out:
@@ -513,7 +530,7 @@ out:
         int32_t ret = 0;
         if (m->status == GRV_FINISHED) {
             if (r.sp == 1)
-                ret = m->stack[0];
+                ret = stk[0];
             else if (r.sp > 1)
                 m->status = GRV_STACK_NOT_EMPTY;
         }
