@@ -23,6 +23,19 @@ void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g)
     memset(g, 0, sizeof *g);
 }
 
+/* Makes *p hold at least n elements of `size` bytes, keeping it when it
+ * already does (contents are not kept: callers fill every element). */
+static int reserve(fv_mem *mem, void *pp, uint32_t *cap, uint32_t n, size_t size)
+{
+    void **p = (void **)pp;
+    if (*p && n <= *cap)
+        return 1;
+    fv_mem_free(mem, *p);
+    *p = fv_mem_array(mem, n, size);
+    *cap = *p ? n : 0;
+    return *p != NULL;
+}
+
 static fv_status glyph_fail(fv_error *err, fv_status kind, uint32_t gid, uint64_t offset,
                             const char *detail)
 {
@@ -64,8 +77,7 @@ static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *m
 {
     uint32_t nc = (uint32_t)g->num_contours;
     uint64_t pos = 10;
-    g->end_points = fv_mem_array(mem, nc ? nc : 1, sizeof *g->end_points);
-    if (!g->end_points)
+    if (!reserve(mem, &g->end_points, &g->cap_end_points, nc ? nc : 1, sizeof *g->end_points))
         return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
     int32_t prev = -1;
     for (uint32_t i = 0; i < nc; i++, pos += 2) {
@@ -88,10 +100,10 @@ static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *m
     if (fv_span_sub(gl, pos, ilen, &g->instructions) != FV_OK)
         return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "instructions");
     pos += ilen;
-    g->flags = fv_mem_array(mem, np ? np : 1, 1);
-    g->xs = fv_mem_array(mem, np ? np : 1, sizeof *g->xs);
-    g->ys = fv_mem_array(mem, np ? np : 1, sizeof *g->ys);
-    if (!g->flags || !g->xs || !g->ys)
+    uint32_t na = np ? np : 1;
+    if (!reserve(mem, &g->flags, &g->cap_flags, na, 1) ||
+        !reserve(mem, &g->xs, &g->cap_xs, na, sizeof *g->xs) ||
+        !reserve(mem, &g->ys, &g->cap_ys, na, sizeof *g->ys))
         return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
     for (uint32_t i = 0; i < np;) {
         uint8_t fl, rep = 0;
@@ -146,8 +158,7 @@ static fv_status load_composite(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem
         if (++count > SFNT_MAX_COMPONENTS)
             return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "too many components");
     } while (flags & SFNT_MORE_COMPONENTS);
-    g->components = fv_mem_array(mem, count, sizeof *g->components);
-    if (!g->components)
+    if (!reserve(mem, &g->components, &g->cap_components, count, sizeof *g->components))
         return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
     g->num_components = (uint16_t)count;
     /* Second pass: decode (all reads were proven in bounds above, but go
@@ -213,6 +224,28 @@ fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_gl
                           fv_error *err)
 {
     memset(g, 0, sizeof *g);
+    fv_status st = sfnt_glyph_reload(f, gid, mem, g, err);
+    if (st != FV_OK)
+        sfnt_glyph_free(mem, g);
+    return st;
+}
+
+fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
+                            fv_error *err)
+{
+    /* Keep the arrays and their lengths; everything else starts afresh. */
+    sfnt_glyph keep = *g;
+    memset(g, 0, sizeof *g);
+    g->end_points = keep.end_points;
+    g->cap_end_points = keep.cap_end_points;
+    g->flags = keep.flags;
+    g->cap_flags = keep.cap_flags;
+    g->xs = keep.xs;
+    g->cap_xs = keep.cap_xs;
+    g->ys = keep.ys;
+    g->cap_ys = keep.cap_ys;
+    g->components = keep.components;
+    g->cap_components = keep.cap_components;
     g->gid = gid;
     if (gid >= f->maxp.num_glyphs)
         return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, NULL);
@@ -245,7 +278,13 @@ fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_gl
         st = load_composite(gl, start, g, mem, err);
     else
         st = glyph_fail(err, FV_E_BAD_GLYPH, gid, start, "numberOfContours below -1");
-    if (st != FV_OK)
-        sfnt_glyph_free(mem, g);
+    if (st != FV_OK) {
+        /* No half-parsed glyph: keep only the arrays. */
+        g->num_contours = 0;
+        g->num_points = 0;
+        g->num_components = 0;
+        g->instructions.data = NULL;
+        g->instructions.len = 0;
+    }
     return st;
 }

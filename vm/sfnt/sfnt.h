@@ -169,6 +169,8 @@ typedef struct sfnt_glyph {
     sfnt_component *components;
     /* Either kind */
     fv_span instructions;          /* may be empty */
+    /* Allocated lengths of the arrays above (sfnt_glyph_reload reuses them). */
+    uint32_t cap_end_points, cap_flags, cap_xs, cap_ys, cap_components;
 } sfnt_glyph;
 
 /* Parses glyph `gid` from glyf/loca into *g (allocated through mem; free
@@ -176,6 +178,12 @@ typedef struct sfnt_glyph {
  * with no contours.  Errors name the table (glyf/loca) and offset. */
 fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
                           fv_error *err);
+/* The same into a glyph that may hold arrays from an earlier (re)load:
+ * they are reused when large enough, so a warm loader allocates nothing.
+ * On error *g keeps its arrays (and no glyph); sfnt_glyph_free releases
+ * them.  Start from a zeroed sfnt_glyph. */
+fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
+                            fv_error *err);
 void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g);
 
 /* Helper for table errors: fills err with kind/table/offset. Returns kind. */

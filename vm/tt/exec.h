@@ -2,7 +2,9 @@
 #ifndef FV_TT_EXEC_H
 #define FV_TT_EXEC_H
 
+#include "sfnt/sfnt.h"
 #include "tt/interp.h"
+#include "tt/zone.h"
 
 struct fv_tt_exec {
     fv_tt_face *face;
@@ -22,6 +24,17 @@ struct fv_tt_exec {
     uint32_t mv_cap;
     int32_t *trace_stack;
     uint32_t trace_stack_cap;
+    /* Glyph-load scratch, kept from one load to the next so that a warm
+     * context allocates nothing per glyph (FreeType keeps its glyph loader
+     * the same way): the outline being assembled, the zone a glyph program
+     * runs on, and one parsed glyph per composite nesting level. */
+    tt_vec *load_pts;
+    uint8_t *load_tags;
+    uint32_t load_pts_cap;
+    uint32_t *load_ends;
+    uint32_t load_ends_cap;
+    tt_zone_buf load_zone;
+    sfnt_glyph load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1];
 };
 
 /* Runs the program in range `range` from its start (TT_RunIns).  The

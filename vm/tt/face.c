@@ -142,6 +142,12 @@ void fv_tt_exec_free(fv_tt_exec *ex)
     fv_mem_free(m, ex->mv_new);
     fv_mem_free(m, ex->mv_zone);
     fv_mem_free(m, ex->trace_stack);
+    fv_mem_free(m, ex->load_pts);
+    fv_mem_free(m, ex->load_tags);
+    fv_mem_free(m, ex->load_ends);
+    tt_zone_buf_free(m, &ex->load_zone);
+    for (size_t i = 0; i < sizeof ex->load_glyphs / sizeof ex->load_glyphs[0]; i++)
+        sfnt_glyph_free(m, &ex->load_glyphs[i]);
     fv_mem_free(m, ex);
 }
 

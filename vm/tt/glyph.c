@@ -200,7 +200,7 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     int64_t xs = L->size->m.x_scale, ys = L->size->m.y_scale;
     tt_zone z;
     if (L->hinted) {
-        if (tt_zone_alloc(L->mem, &z, np + 4, nc) != FV_OK)
+        if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, &z) != FV_OK)
             return fail(L, FV_E_NOMEM, g->gid, NULL);
         for (uint32_t i = 0; i < np; i++) {
             z.orus[i].x = g->xs[i];
@@ -226,7 +226,6 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
                 b->tags[start + i] = z.tags[i];
             }
         }
-        tt_zone_free(L->mem, &z);
         if (st != FV_OK)
             return st;
     } else {
@@ -313,7 +312,7 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
     uint32_t n = b->n_points - start_point;
     uint32_t nc = b->n_contours - start_contour;
     tt_zone z;
-    if (tt_zone_alloc(L->mem, &z, n + 4, nc) != FV_OK)
+    if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, n + 4, nc, &z) != FV_OK)
         return fail(L, FV_E_NOMEM, g->gid, NULL);
     for (uint32_t i = 0; i < n; i++) {
         z.cur[i] = b->pts[start_point + i];
@@ -332,33 +331,33 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
             b->pts[start_point + i] = z.cur[i];
             b->tags[start_point + i] = z.tags[i];
         }
-    tt_zone_free(L->mem, &z);
     return st;
 }
 
 static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
 {
-    sfnt_glyph g;
     fv_error e;
     if (depth > SFNT_MAX_COMPOSITE_DEPTH)
         return fail(L, FV_E_COMPOSITE_DEPTH, gid, NULL);
-    if (sfnt_glyph_load(L->sf, gid, L->mem, &g, &e) != FV_OK) {
+    /* One parsed glyph per nesting level, kept by the context for reuse. */
+    sfnt_glyph *g = &L->c.ex->load_glyphs[depth];
+    if (sfnt_glyph_reload(L->sf, gid, L->mem, g, &e) != FV_OK) {
         if (L->err)
             *L->err = e;
         return e.kind;
     }
-    fv_status st = set_phantoms(L, gid, &g);
+    fv_status st = set_phantoms(L, gid, g);
     if (st != FV_OK)
         goto done;
-    if (g.num_contours == 0) {
+    if (g->num_contours == 0) {
         /* Empty glyph: scaled phantoms, no hinting. */
         scale_phantoms(L);
         goto done;
     }
-    if (g.num_contours > 0) {
+    if (g->num_contours > 0) {
         uint32_t saved = L->c.glyph;
         L->c.glyph = gid;
-        st = process_simple(L, &g);
+        st = process_simple(L, g);
         L->c.glyph = saved;
         goto done;
     }
@@ -371,8 +370,8 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
     L->composite_stack[depth] = gid;
     uint32_t start_point = L->base.n_points, start_contour = L->base.n_contours;
     scale_phantoms(L);
-    for (uint32_t k = 0; k < g.num_components; k++) {
-        const sfnt_component *comp = &g.components[k];
+    for (uint32_t k = 0; k < g->num_components; k++) {
+        const sfnt_component *comp = &g->components[k];
         tt_vec saved_pp[4];
         memcpy(saved_pp, L->pp, sizeof saved_pp);
         uint32_t num_base = L->base.n_points;
@@ -387,16 +386,15 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
         if (st != FV_OK)
             goto done;
     }
-    if (L->hinted && g.num_components > 0 &&
-        (g.components[g.num_components - 1].flags & SFNT_WE_HAVE_INSTRUCTIONS) &&
+    if (L->hinted && g->num_components > 0 &&
+        (g->components[g->num_components - 1].flags & SFNT_WE_HAVE_INSTRUCTIONS) &&
         L->base.n_points > start_point) {
         uint32_t saved = L->c.glyph;
         L->c.glyph = gid;
-        st = process_composite(L, &g, start_point, start_contour);
+        st = process_composite(L, g, start_point, start_contour);
         L->c.glyph = saved;
     }
 done:
-    sfnt_glyph_free(L->mem, &g);
     return st;
 }
 
@@ -437,18 +435,21 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
         return size->ready;
     }
     fv_tt_face *face = size->face;
-    gl_loader *L = fv_mem_calloc(face->mem, sizeof *L);
-    if (!L) {
-        if (err)
-            err->kind = FV_E_NOMEM;
-        return FV_E_NOMEM;
-    }
+    gl_loader loader;
+    memset(&loader, 0, sizeof loader);
+    gl_loader *L = &loader;
     L->size = size;
     L->sf = face->sf;
     L->mem = face->mem;
     L->err = err;
     tt_ctx_init(&L->c, size, exec, err);
     L->c.program = FV_PROG_GLYF;
+    /* The outline buffer is the context's, kept between loads. */
+    L->base.pts = exec->load_pts;
+    L->base.tags = exec->load_tags;
+    L->base.cap = exec->load_pts_cap;
+    L->base.ends = exec->load_ends;
+    L->base.ccap = exec->load_ends_cap;
     L->c.ranges[TT_RANGE_FONT] = face->sf->fpgm;
     L->c.gs = size->gs;
     /* instruct_control bit 0: prep turned hinting off. */
@@ -465,11 +466,20 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
         gl_base *b = &L->base;
         out->num_points = b->n_points;
         out->num_contours = b->n_contours;
-        out->x = fv_mem_array(L->mem, (size_t)b->n_points + 1, sizeof(int32_t));
-        out->y = fv_mem_array(L->mem, (size_t)b->n_points + 1, sizeof(int32_t));
-        out->tags = fv_mem_array(L->mem, (size_t)b->n_points + 1, 1);
-        out->contour_ends = fv_mem_array(L->mem, (size_t)b->n_contours + 1, sizeof(uint16_t));
-        if (!out->x || !out->y || !out->tags || !out->contour_ends) {
+        /* One block: x and y (int32), then the contour ends (uint16), then
+         * the tags; fv_tt_outline_free frees it through out->x.  Points and
+         * contours are at most 0xFFFF each (base_reserve), so the size
+         * cannot overflow. */
+        size_t np1 = (size_t)b->n_points + 1, nc1 = (size_t)b->n_contours + 1;
+        uint8_t *block =
+            fv_mem_alloc(L->mem, 2 * np1 * sizeof(int32_t) + nc1 * sizeof(uint16_t) + np1);
+        if (block) {
+            out->x = (int32_t *)(void *)block;
+            out->y = out->x + np1;
+            out->contour_ends = (uint16_t *)(void *)(out->y + np1);
+            out->tags = (uint8_t *)(out->contour_ends + nc1);
+        }
+        if (!block) {
             fv_tt_outline_free(face, out);
             st = FV_E_NOMEM;
             if (err)
@@ -495,10 +505,11 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
     }
     fv_mem_free(L->mem, L->c.cvt_copy);
     fv_mem_free(L->mem, L->c.storage_copy);
-    fv_mem_free(L->mem, L->base.pts);
-    fv_mem_free(L->mem, L->base.tags);
-    fv_mem_free(L->mem, L->base.ends);
-    fv_mem_free(L->mem, L);
+    exec->load_pts = L->base.pts;
+    exec->load_tags = L->base.tags;
+    exec->load_pts_cap = L->base.cap;
+    exec->load_ends = L->base.ends;
+    exec->load_ends_cap = L->base.ccap;
     return st;
 }
 
@@ -506,10 +517,7 @@ void fv_tt_outline_free(fv_tt_face *face, fv_tt_outline *out)
 {
     if (!face || !out)
         return;
-    fv_mem_free(face->mem, out->x);
-    fv_mem_free(face->mem, out->y);
-    fv_mem_free(face->mem, out->tags);
-    fv_mem_free(face->mem, out->contour_ends);
+    fv_mem_free(face->mem, out->x); /* the one block holding all four arrays */
     out->x = out->y = NULL;
     out->tags = NULL;
     out->contour_ends = NULL;

@@ -1,4 +1,6 @@
 /* Zone allocation (the glyph zone and the twilight zone). */
+#include <string.h>
+
 #include "tt/zone.h"
 
 fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c)
@@ -32,4 +34,26 @@ void tt_zone_free(fv_mem *mem, tt_zone *z)
     z->tags = NULL;
     z->contours = NULL;
     z->n_points = z->n_contours = 0;
+}
+
+fv_status tt_zone_reserve(fv_mem *mem, tt_zone_buf *b, uint32_t n, uint32_t c, tt_zone *out)
+{
+    if (b->z.org == NULL || n > b->z.n_points || c > b->z.n_contours) {
+        uint32_t np = n > b->z.n_points ? n : b->z.n_points;
+        uint32_t nc = c > b->z.n_contours ? c : b->z.n_contours;
+        tt_zone_free(mem, &b->z);
+        fv_status st = tt_zone_alloc(mem, &b->z, np, nc);
+        if (st != FV_OK)
+            return st;
+    }
+    *out = b->z;
+    out->n_points = n;
+    out->n_contours = c;
+    memset(out->tags, 0, (size_t)n);
+    return FV_OK;
+}
+
+void tt_zone_buf_free(fv_mem *mem, tt_zone_buf *b)
+{
+    tt_zone_free(mem, &b->z);
 }
