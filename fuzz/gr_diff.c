@@ -99,10 +99,17 @@ static void print_run(const char *who, const grc_run *r)
         fprintf(stderr, "  %-9s error: %s\n", who, r->error);
         return;
     }
-    fprintf(stderr, "  %-9s %zu slots, advance %.2f:", who, r->num_glyphs, r->advance_x);
-    for (size_t i = 0; i < r->num_glyphs && i < 16; i++)
-        fprintf(stderr, " %u@(%.2f,%.2f)%s", r->glyphs[i].gid, r->glyphs[i].x, r->glyphs[i].y,
-                r->glyphs[i].attached_to >= 0 ? "^" : "");
+    /* Everything grc_compare_gr compares is printed: the segment advance
+     * (both axes), each slot's gid, origin, char range (b..a) and
+     * attachment (^parent), and the char table. */
+    fprintf(stderr, "  %-9s %zu slots, advance (%.2f,%.2f):", who, r->num_glyphs, r->advance_x,
+            r->advance_y);
+    for (size_t i = 0; i < r->num_glyphs && i < 16; i++) {
+        fprintf(stderr, " %u@(%.2f,%.2f)[%d..%d]", r->glyphs[i].gid, r->glyphs[i].x,
+                r->glyphs[i].y, r->glyphs[i].before, r->glyphs[i].after);
+        if (r->glyphs[i].attached_to >= 0)
+            fprintf(stderr, "^%d", r->glyphs[i].attached_to);
+    }
     fprintf(stderr, "\n  %-9s chars (before..after slot):", "");
     for (size_t i = 0; i < r->num_chars && i < 16; i++)
         fprintf(stderr, " %d..%d", r->chars[i].before, r->chars[i].after);

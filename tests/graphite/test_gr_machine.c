@@ -197,6 +197,22 @@ static void test_attach(void **state)
     /* ltr, parent before: attach.at = parent's advance */
     assert_true(f.seg.slots[s1].attx == 200.0f);
     gr_fixture_free(&f);
+
+    /* IAttrSetSlot adds the map position only for attTo, as AttrSetSlot
+     * does (graphite2; F-10): at map entry 1, AdvY gets 5 itself and
+     * attTo -1 names entry 0. */
+    gr_fixture_init(&f);
+    gr_fixture_seg(&f, g, 3);
+    const uint8_t c2[] = {GRV_OP_NEXT, PB, 5, GRV_OP_IATTR_SET_SLOT, GRV_SLAT_ADVY, 0,
+                          PB, (uint8_t)-1, GRV_OP_IATTR_SET_SLOT, GRV_SLAT_ATTTO, 0,
+                          GRV_OP_RET_ZERO};
+    assert_int_equal(gr_run(&f, c2, sizeof c2, 1), 0);
+    assert_int_equal(f.m.status, GRV_FINISHED);
+    s0 = f.seg.first;
+    s1 = f.seg.slots[s0].next;
+    assert_true(f.seg.slots[s1].advy == 5.0f);
+    assert_int_equal(f.seg.slots[s1].parent, s0);
+    gr_fixture_free(&f);
 }
 
 static void test_substitution(void **state)

@@ -410,7 +410,11 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             NEED(1);
             uint32_t slat = ARG(0);
             int idx = ARG(1);
-            int32_t val = (int32_t)((uint32_t)POP + (uint32_t)r.mapi);
+            /* COMPAT(graphite2): as in AttrSetSlot, the map position is
+             * added to the value only for gr_slatAttTo (gr_diff F-10,
+             * measured: IAttrSetSlot on AdvY stores the value alone). */
+            int offset = r.mapi * (slat == GRV_SLAT_ATTTO);
+            int32_t val = (int32_t)((uint32_t)POP + (uint32_t)offset);
             if (r.is != GRV_NIL) {
                 grv_set_attr(seg, r.map, r.is, slat, idx, val);
                 touch(seg, r.is);
