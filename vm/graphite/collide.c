@@ -974,13 +974,6 @@ static void shifter_resolve(shifter *sc, int *iscol, float *rx, float *ry)
         default: base = sc->ofx - sc->ofy; break;
         }
         best = zone_closest(&sc->z[i], 0, &cost) - base;
-#ifdef GRV_COLL_DEBUG
-        fprintf(stderr, "   axis %d best %g cost %g zones", i, best, cost);
-        for (uint32_t k = 0; k < sc->z[i].n; k++)
-            fprintf(stderr, " [%g,%g sm%g smx%g c%g%s]", sc->z[i].v[k].x, sc->z[i].v[k].xm, sc->z[i].v[k].sm,
-                    sc->z[i].v[k].smx, sc->z[i].v[k].c, sc->z[i].v[k].open ? " o" : "");
-        fprintf(stderr, "\n");
-#endif
         if (cost >= 0.0f) {
             *iscol = 0;
             switch (i) {
@@ -1084,10 +1077,6 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
         if (sc->z[i].st != FV_OK)
             return -1;
     int iscol = 0;
-#ifdef GRV_COLL_DEBUG
-    fprintf(stderr, "  resolve slot %d rev %d collides %d shift %g,%g off %g,%g\n", fix, rev, collides,
-            cf->shiftx, cf->shifty, cf->offx, cf->offy);
-#endif
     if (collides || cf->shiftx != 0.f || cf->shifty != 0.f) {
         float nx, ny;
         shifter_resolve(sc, &iscol, &nx, &ny);
@@ -1208,11 +1197,13 @@ static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, 
             const grv_subbox *q = glyph_sub(face, gid, i);
             if (sy + q->yi - margin > y + width / 2 || sy + q->ya + margin < y - width / 2)
                 continue;
+            /* the diagonals at the slice's top or bottom, whichever
+             * reaches further (measured against graphite2) */
             if (right) {
                 float x = sx + q->xa + margin;
                 if (x > res) {
-                    float td = sx - sy + q->sl.da + margin + y;
-                    float ts = sx + sy + q->sl.sa + margin - y;
+                    float td = sx - sy + q->sl.da + margin + y + width / 2;
+                    float ts = sx + sy + q->sl.sa + margin - y + width / 2;
                     x = fminf_(fminf_(x, td), ts);
                     if (x > res)
                         res = x;
@@ -1220,8 +1211,8 @@ static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, 
             } else {
                 float x = sx + q->xi - margin;
                 if (x < res) {
-                    float td = sx - sy + q->sl.di - margin + y;
-                    float ts = sx + sy + q->sl.si - margin - y;
+                    float td = sx - sy + q->sl.di - margin + y - width / 2;
+                    float ts = sx + sy + q->sl.si - margin - y - width / 2;
                     x = fmaxf_(fmaxf_(x, td), ts);
                     if (x < res)
                         res = x;
@@ -1235,10 +1226,13 @@ static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, 
             return res;
         float td = sx - sy + y;
         float ts = sx + sy - y;
+        /* the edge anywhere within the slice: the diagonals are taken at
+         * the slice's top or bottom, whichever reaches further (measured) */
+        float hw = width / 2;
         if (right)
-            res = fminf_(fminf_(sx + bb.xa, td + sb.da), ts + sb.sa) + margin;
+            res = fminf_(fminf_(sx + bb.xa, td + hw + sb.da), ts + hw + sb.sa) + margin;
         else
-            res = fmaxf_(fmaxf_(sx + bb.xi, td + sb.di), ts + sb.si) - margin;
+            res = fmaxf_(fmaxf_(sx + bb.xi, td - hw + sb.di), ts - hw + sb.si) - margin;
     }
     return res;
 }
@@ -1417,7 +1411,10 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
             continue;
         }
         if ((bb.yi == 0.f && bb.ya == 0.f) || (cn->flags & GRV_COLL_ISSPACE)) {
-            if (cp->pass->kern_colls == 1)  /* in-word kerning stops at a space */
+            /* COMPAT(graphite2): measured, a pass with kern flags 1
+             * (Awami's) kerns across zero-height glyphs (ZWSP); only 2 is
+             * taken to stop there (no corpus font uses it) */
+            if (cp->pass->kern_colls == 2)
                 break;
             space += seg->slots[nb].advx;
             space_count++;
@@ -1508,20 +1505,6 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
     cp.threshold = p->collision_threshold ? p->collision_threshold : 10;
     int r = 1;
     fv_status st = FV_OK;
-#ifdef GRV_COLL_DEBUG
-    {
-        uint32_t g2 = GRV_COLL_WALK(seg);
-        fprintf(stderr, "coll pass %u runs %d kern %d:", pi, p->num_coll_runs, p->kern_colls);
-        for (int32_t s = seg->first; s != GRV_NIL && g2--; s = seg->slots[s].next) {
-            grv_coll *c = grv_coll_of(seg, s);
-            fprintf(stderr, " [%d g%d f%x lim %g,%g..%g,%g m%d/%d off %g,%g sh %g,%g]", s, seg->slots[s].gid,
-                    c ? c->flags : 0xffff, c ? c->lim_xi : 0, c ? c->lim_yi : 0, c ? c->lim_xa : 0,
-                    c ? c->lim_ya : 0, c ? c->margin : 0, c ? c->margin_wt : 0, c ? c->offx : 0,
-                    c ? c->offy : 0, c ? c->shiftx : 0, c ? c->shifty : 0);
-        }
-        fprintf(stderr, "\n");
-    }
-#endif
     if (p->num_coll_runs) {
         /* positions with the offsets of earlier passes */
         float ax, ay;

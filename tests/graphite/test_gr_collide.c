@@ -1,0 +1,193 @@
+/* Collision avoidance and kerning (vm/graphite/collide.c) against the real
+ * graphite2 on Awami Nastaliq (Debian fonts-sil-awami-nastaliq), the corpus
+ * font that uses them.
+ *
+ * - octaboxes: Glat v3 read for every glyph (counts pinned);
+ * - kerning (اس: the alef kerned against the seen) and a kern across a
+ *   ZWSP (U+0628 U+200B U+0628), exactly as graphite2;
+ * - every word of awami_words.txt (the Arabic-script words of urdu.txt and
+ *   arabic.txt) shaped by both engines: the number of words whose slots
+ *   agree within 1/64 unit is pinned (AWAMI_WORDS_IDENTICAL), so progress
+ *   and regressions both show as a deliberate change here.  The remaining
+ *   differences are described in conformance/graphite/KNOWN_DIFFERENCES.md
+ *   (KD-5). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fontvm/fontvm.h"
+#include "fontvm/graphite.h"
+#include "gr_compare.h"
+#include "graphite/grv.h"
+
+#define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
+#define AWAMI_WORDS 327
+#define AWAMI_WORDS_IDENTICAL 208
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *size = n > 0 ? (size_t)n : 0;
+    return b;
+}
+
+typedef struct fixture {
+    unsigned char *font;
+    size_t size;
+    grc_gr2 *g;
+    fv_font *vf;
+    fv_gr_face *face;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    char msg[256];
+    fv_error err;
+    if (!fx)
+        return -1;
+    fx->font = slurp(AWAMI, &fx->size);
+    if (!fx->font)
+        return -1;
+    fx->g = grc_gr2_open(fx->font, fx->size, msg, sizeof msg);
+    if (!fx->g || fv_font_open_memory(fx->font, fx->size, 0, NULL, &fx->vf, &err) != FV_OK ||
+        fv_gr_face_new(fx->vf, &fx->face, &err) != FV_OK)
+        return -1;
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    fv_gr_face_free(fx->face);
+    fv_font_close(fx->vf);
+    grc_gr2_close(fx->g);
+    free(fx->font);
+    free(fx);
+    return 0;
+}
+
+/* 1 when both engines give the same slots (gid, origin within 1/64). */
+static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
+{
+    grc_features feats;
+    memset(&feats, 0, sizeof feats);
+    grc_request req = {text, n, &feats, 1};
+    grc_run ref, fv;
+    if (grc_gr2_shape(fx->g, &req, &ref) != 0)
+        return 0;
+    if (grc_fv_shape(fx->face, &req, &fv) != 0) {
+        grc_run_free(&ref);
+        return 0;
+    }
+    int same = ref.ok && fv.ok && ref.num_glyphs == fv.num_glyphs;
+    for (size_t i = 0; same && i < ref.num_glyphs; i++)
+        same = ref.glyphs[i].gid == fv.glyphs[i].gid &&
+               fabs(ref.glyphs[i].x - fv.glyphs[i].x) <= 1.0 / 64 &&
+               fabs(ref.glyphs[i].y - fv.glyphs[i].y) <= 1.0 / 64;
+    grc_run_free(&ref);
+    grc_run_free(&fv);
+    return same;
+}
+
+static void test_octaboxes(void **state)
+{
+    fixture *fx = *state;
+    const fv_gr_face *face = fx->face;
+    assert_non_null(face->octaboxes);
+    uint32_t present = 0, subs = 0;
+    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+        const grv_octabox *o = &face->octaboxes[g];
+        present += o->present;
+        subs += o->num_subs;
+        assert_true((uint64_t)o->first_sub + o->num_subs <= face->num_subboxes);
+        /* edges lie within the glyph's diagonal extent, in order */
+        if (o->present && g < face->sfnt->maxp.num_glyphs) {
+            const grv_glyph *gl = &face->glyphs[g];
+            assert_true(o->sl.si <= o->sl.sa && o->sl.di <= o->sl.da);
+            assert_true(o->sl.si >= (float)(gl->x_min + gl->y_min));
+            assert_true(o->sl.sa <= (float)(gl->x_max + gl->y_max));
+        }
+    }
+    assert_int_equal(present, 1662);
+    assert_int_equal(subs, 5166);
+    assert_int_equal(face->num_subboxes, 5166);
+}
+
+static void test_shift_and_kern(void **state)
+{
+    fixture *fx = *state;
+    static const uint32_t kern[] = {0x627, 0x633};              /* اس: alef kerned */
+    static const uint32_t zwsp[] = {0x628, 0x200b, 0x628};      /* kern across ZWSP */
+    assert_true(same_as_graphite2(fx, kern, 2));
+    assert_true(same_as_graphite2(fx, zwsp, 3));
+}
+
+static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && n < max) {
+        uint32_t c = *p;
+        int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+        if (extra)
+            c &= (uint32_t)(0x3f >> extra);
+        p++;
+        for (int k = 0; k < extra && (*p & 0xc0) == 0x80; k++, p++)
+            c = (c << 6) | (*p & 0x3fu);
+        out[n++] = c;
+    }
+    return n;
+}
+
+static void test_words_against_graphite2(void **state)
+{
+    fixture *fx = *state;
+    char path[1024], line[512];
+    const char *src = getenv("FONTVM_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/graphite/awami_words.txt", src ? src : ".");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int words = 0, same = 0;
+    uint32_t text[128];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        size_t n = utf8_decode(line, text, 128);
+        if (!n)
+            continue;
+        words++;
+        same += same_as_graphite2(fx, text, n);
+    }
+    fclose(f);
+    print_message("Awami words identical to graphite2: %d / %d\n", same, words);
+    assert_int_equal(words, AWAMI_WORDS);
+    assert_int_equal(same, AWAMI_WORDS_IDENTICAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_octaboxes),
+        cmocka_unit_test(test_shift_and_kern),
+        cmocka_unit_test(test_words_against_graphite2),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
