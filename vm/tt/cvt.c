@@ -33,6 +33,7 @@ static fv_status own_cvt(tt_ctx *c)
     if (c->ini_range != TT_RANGE_GLYPH || c->cvt_is_copy)
         return FV_OK;
     if (c->cvt_copy == NULL && c->cvt_size > 0) {
+        /* Filled by the memcpy below; reused across loads (glyph.c). */
         c->cvt_copy = fv_mem_array(c->mem, c->cvt_size, sizeof(int64_t));
         if (!c->cvt_copy)
             return tt_fail(c, FV_E_NOMEM, INT64_MIN);

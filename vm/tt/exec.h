@@ -34,6 +34,8 @@ struct fv_tt_exec {
     uint32_t *load_ends;
     uint32_t load_ends_cap;
     tt_zone_buf load_zone;
+    int64_t *cvt_copy, *storage_copy; /* copy-on-write buffers (cvt.c) */
+    uint32_t cvt_copy_len, storage_copy_len;
     sfnt_glyph load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1];
 };
 

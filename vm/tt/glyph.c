@@ -450,6 +450,11 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
     L->base.cap = exec->load_pts_cap;
     L->base.ends = exec->load_ends;
     L->base.ccap = exec->load_ends_cap;
+    /* So are the copy-on-write buffers, when they fit this size's arrays. */
+    if (exec->cvt_copy_len == L->c.cvt_size)
+        L->c.cvt_copy = exec->cvt_copy;
+    if (exec->storage_copy_len == L->c.storage_size)
+        L->c.storage_copy = exec->storage_copy;
     L->c.ranges[TT_RANGE_FONT] = face->sf->fpgm;
     L->c.gs = size->gs;
     /* instruct_control bit 0: prep turned hinting off. */
@@ -503,8 +508,16 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
             out->lsb_x = (int32_t)L->pp[0].x;
         }
     }
-    fv_mem_free(L->mem, L->c.cvt_copy);
-    fv_mem_free(L->mem, L->c.storage_copy);
+    if (L->c.cvt_copy != exec->cvt_copy) {
+        fv_mem_free(L->mem, exec->cvt_copy);
+        exec->cvt_copy = L->c.cvt_copy;
+        exec->cvt_copy_len = L->c.cvt_size;
+    }
+    if (L->c.storage_copy != exec->storage_copy) {
+        fv_mem_free(L->mem, exec->storage_copy);
+        exec->storage_copy = L->c.storage_copy;
+        exec->storage_copy_len = L->c.storage_size;
+    }
     exec->load_pts = L->base.pts;
     exec->load_tags = L->base.tags;
     exec->load_pts_cap = L->base.cap;

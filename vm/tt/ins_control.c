@@ -35,29 +35,37 @@ fv_status tt_skip_code(tt_ctx *c)
     return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
 }
 
+/* Skips to the matching ELSE (unless from_else) or EIF, as tt_skip_code
+ * would one instruction at a time, in a local loop: fonts skip long IF
+ * bodies on every glyph. */
 static fv_status skip_if(tt_ctx *c, int from_else)
 {
+    const uint8_t *code = c->code.data;
+    const size_t len = c->code.len;
+    uint64_t ip = (uint64_t)c->ip; /* the IF or ELSE: 0 <= ip < len */
+    uint32_t length = c->length;
     int nifs = 1;
     for (;;) {
-        fv_status st = tt_skip_code(c);
-        if (st != FV_OK)
-            return st;
-        switch (c->opcode) {
-        case TT_OP_IF:
+        ip += length;
+        uint8_t op;
+        if (ip >= len || (length = tt_insn_length(&c->ops[op = code[ip]], code, len, ip)) == 0) {
+            c->ip = (int64_t)ip;
+            return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
+        }
+        if (op == TT_OP_IF)
             nifs++;
-            break;
-        case TT_OP_ELSE:
+        else if (op == TT_OP_ELSE) {
             if (!from_else && nifs == 1)
-                return FV_OK;
-            break;
-        case TT_OP_EIF:
+                break;
+        } else if (op == TT_OP_EIF) {
             if (--nifs == 0)
-                return FV_OK;
-            break;
-        default:
-            break;
+                break;
         }
     }
+    c->ip = (int64_t)ip;
+    c->opcode = code[ip];
+    c->length = length;
+    return FV_OK;
 }
 
 static fv_status jump(tt_ctx *c, int64_t offset)

@@ -8,6 +8,9 @@
 #include "tt/exec.h"
 #include "tt/gstate.h"
 #include "tt/ins.h"
+#include "tt/ins_arith.h"
+#include "tt/ins_stack.h"
+#include "tt/ins_storage.h"
 
 static fv_program program_of_range(int range)
 {
@@ -141,46 +144,6 @@ static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t d
 #include "tt/opcodes.def"
 #undef X
 
-#if TT_DISPATCH_GOTO
-/* A function holding a label table cannot be inlined (GCC). */
-#define TT_DISPATCH_INLINE inline
-#else
-#define TT_DISPATCH_INLINE FV_ALWAYS_INLINE
-#endif
-
-static TT_DISPATCH_INLINE fv_status dispatch(tt_ctx *c, uint8_t op, int64_t *args)
-{
-#if TT_DISPATCH_GOTO
-    static const void *const labels[256] = {
-#define TT_LABEL(f, m) [(f)] = &&l_##m,
-#define X(m, first, bits, pops, pushes, inl, fam) TT_EACH_##bits(first, TT_LABEL, m)
-#include "tt/opcodes.def"
-#undef X
-#undef TT_LABEL
-    };
-    const void *target = labels[op];
-    if (target == NULL)
-        return tt_ins_unknown(c);
-    goto *target;
-#define X(m, first, bits, pops, pushes, inl, fam) \
-    l_##m:                                        \
-    return tt_op_##m(c, args);
-#include "tt/opcodes.def"
-#undef X
-#else
-#define TT_CASE(f, m) case (f):
-    switch (op) {
-#define X(m, first, bits, pops, pushes, inl, fam) \
-    TT_EACH_##bits(first, TT_CASE, m) return tt_op_##m(c, args);
-#include "tt/opcodes.def"
-#undef X
-    default:
-        return tt_ins_unknown(c);
-    }
-#undef TT_CASE
-#endif
-}
-
 /* Which dispatch this build uses (for tests and `fontvm info`). */
 const char *tt_dispatch_kind(void)
 {
@@ -215,10 +178,20 @@ static void run_init(tt_ctx *c)
     c->iupy_called = 0;
 }
 
-/* The instruction loop.  `tracing` is a constant at each call site, so the
- * compiler makes a lean loop for normal runs and one with the trace hooks. */
-static FV_ALWAYS_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
+/* The instruction loop (TT_RunIns).  Dispatch is one jump per instruction,
+ * generated from opcodes.def; the handlers of the PUSH, STACK, ARITH and
+ * STORAGE families are inlined into it. */
+static fv_status run_loop(tt_ctx *c, const int tracing)
 {
+#if TT_DISPATCH_GOTO
+    static const void *const labels[256] = {
+#define TT_LABEL(f, m) [(f)] = &&l_##m,
+#define X(m, first, bits, pops, pushes, inl, fam) TT_EACH_##bits(first, TT_LABEL, m)
+#include "tt/opcodes.def"
+#undef X
+#undef TT_LABEL
+    };
+#endif
     fv_tt_exec *ex = c->ex;
     uint64_t *counts = ex->counts;
     const tt_opinfo *ops = c->ops;
@@ -237,27 +210,57 @@ static FV_ALWAYS_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         if (FV_UNLIKELY(length == 0))
             return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
         c->length = length;
-        uint32_t pops = info->pops, top = c->top, args;
+        uint32_t pops = info->pops, top = c->top, first_arg;
         if (FV_LIKELY(top >= pops))
-            args = top - pops;
+            first_arg = top - pops;
         else {
             if (c->pedantic)
                 return tt_fail(c, FV_E_TT_STACK_UNDERFLOW, pops);
             /* COMPAT(freetype): missing arguments read as zeros. */
             for (uint32_t i = 0; i < pops; i++)
                 c->stack[i] = 0;
-            args = 0;
+            first_arg = 0;
         }
-        uint32_t new_top = args + info->pushes;
+        uint32_t new_top = first_arg + info->pushes;
         if (FV_UNLIKELY(new_top > c->stack_size))
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
-        c->args = args;
+        c->args = first_arg;
         c->new_top = new_top;
         c->step_ins = 1;
         int range_before = c->cur_range;
         if (tracing)
             trace_snapshot(c);
-        fv_status st = dispatch(c, op, c->stack + args);
+        int64_t *args = c->stack + first_arg;
+        fv_status st;
+#if TT_DISPATCH_GOTO
+        {
+            const void *target = labels[op];
+            if (target == NULL) {
+                st = tt_ins_unknown(c);
+                goto dispatched;
+            }
+            goto *target;
+        }
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    l_##m:                                        \
+    st = TT_HANDLER_OF(fam, m)(c, args);          \
+    goto dispatched;
+#include "tt/opcodes.def"
+#undef X
+    dispatched:
+#else
+#define TT_CASE(f, m) case (f):
+        switch (op) {
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    TT_EACH_##bits(first, TT_CASE, m) st = TT_HANDLER_OF(fam, m)(c, args); break;
+#include "tt/opcodes.def"
+#undef X
+        default:
+            st = tt_ins_unknown(c);
+            break;
+        }
+#undef TT_CASE
+#endif
         if (FV_UNLIKELY(st != FV_OK))
             return st;
         c->top = c->new_top;
@@ -268,7 +271,8 @@ static FV_ALWAYS_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             trace_emit(c, pc, op, range_before, top);
         if (FV_UNLIKELY(++ins_counter > TT_MAX_RUNNABLE_OPCODES))
             return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
-        if (FV_UNLIKELY(c->ip < 0 || (uint64_t)c->ip >= c->code.len)) {
+        /* A negative ip is a huge unsigned one. */
+        if (FV_UNLIKELY((uint64_t)c->ip >= c->code.len)) {
             if (c->call_top > 0)
                 return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
             break;
@@ -284,5 +288,5 @@ fv_status tt_execute(tt_ctx *c, int range)
         return st;
     c->ini_range = range;
     run_init(c);
-    return c->ex->trace ? run_loop(c, 1) : run_loop(c, 0);
+    return run_loop(c, c->ex->trace != NULL);
 }

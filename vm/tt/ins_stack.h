@@ -3,32 +3,27 @@
  * CLEAR 0x22, SWAP 0x23, DEPTH 0x24, CINDEX 0x25, MINDEX 0x26, ROLL 0x8A.
  * Spec: OpenType "Pushing data onto the interpreter stack", "Managing the
  * stack". */
-#include <string.h>
+#ifndef FV_TT_INS_STACK_H
+#define FV_TT_INS_STACK_H
 
+#include <string.h>
 #include "tt/ins.h"
 #include "tt/stack.h"
 
-/* The interpreter loop has checked that the instruction's c->length bytes
- * at c->ip lie inside c->code (tt_insn_length), so the values are read from
- * there directly; the checks below only re-derive that layout. */
-static fv_status push(tt_ctx *c, int64_t *args)
+/* Pushes the n inline values that follow the first `header` bytes of the
+ * instruction at c->ip: bytes, or big-endian signed words when `words`.
+ * The interpreter loop has checked that the instruction's c->length bytes
+ * lie inside c->code (tt_insn_length); the length check below re-derives
+ * that layout, so no read can leave the code. */
+static inline fv_status tt_push_inline(tt_ctx *c, int64_t *args, uint32_t header, uint32_t n,
+                                       int words)
 {
-    const uint8_t *p = c->code.data + c->ip;
-    uint32_t header = 1, n;
-    int words;
-    switch (c->ops[c->opcode].inline_rule) {
-    case TT_INLINE_NPUSHB: header = 2; n = p[1]; words = 0; break;
-    case TT_INLINE_NPUSHW: header = 2; n = p[1]; words = 1; break;
-    case TT_INLINE_PUSHB: n = (uint32_t)(c->opcode & 7) + 1; words = 0; break;
-    case TT_INLINE_PUSHW: n = (uint32_t)(c->opcode & 7) + 1; words = 1; break;
-    default: return tt_fail(c, FV_E_TT_INVALID_OPCODE, c->opcode);
-    }
     if (header + (uint64_t)n * (words ? 2u : 1u) != c->length)
         return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
     /* FreeType: BOUNDS(L, stackSize + 1 - top) is an overflow. */
     if ((uint64_t)n > (uint64_t)c->stack_size - c->top)
         return tt_fail(c, FV_E_TT_STACK_OVERFLOW, n);
-    p += header;
+    const uint8_t *p = c->code.data + c->ip + header;
     if (words) {
         for (uint32_t k = 0; k < n; k++)
             args[k] = (int16_t)(uint16_t)((unsigned)p[2 * k] << 8 | p[2 * k + 1]);
@@ -40,22 +35,23 @@ static fv_status push(tt_ctx *c, int64_t *args)
     return FV_OK;
 }
 
-TT_HANDLER(NPUSHB) { return push(c, args); }
-TT_HANDLER(NPUSHW) { return push(c, args); }
-TT_HANDLER(PUSHB) { return push(c, args); }
-TT_HANDLER(PUSHW) { return push(c, args); }
+/* NPUSHx: the count byte follows the opcode (inside the checked length). */
+TT_INLINE_HANDLER(NPUSHB) { return tt_push_inline(c, args, 2, c->code.data[c->ip + 1], 0); }
+TT_INLINE_HANDLER(NPUSHW) { return tt_push_inline(c, args, 2, c->code.data[c->ip + 1], 1); }
+TT_INLINE_HANDLER(PUSHB) { return tt_push_inline(c, args, 1, (uint32_t)(c->opcode & 7) + 1, 0); }
+TT_INLINE_HANDLER(PUSHW) { return tt_push_inline(c, args, 1, (uint32_t)(c->opcode & 7) + 1, 1); }
 
-TT_HANDLER(DUP) { (void)c; args[1] = args[0]; return FV_OK; }
-TT_HANDLER(POP) { (void)c; (void)args; return FV_OK; }
+TT_INLINE_HANDLER(DUP) { (void)c; args[1] = args[0]; return FV_OK; }
+TT_INLINE_HANDLER(POP) { (void)c; (void)args; return FV_OK; }
 
-TT_HANDLER(CLEAR)
+TT_INLINE_HANDLER(CLEAR)
 {
     (void)args;
     c->new_top = 0;
     return FV_OK;
 }
 
-TT_HANDLER(SWAP)
+TT_INLINE_HANDLER(SWAP)
 {
     (void)c;
     int64_t t = args[0];
@@ -64,13 +60,13 @@ TT_HANDLER(SWAP)
     return FV_OK;
 }
 
-TT_HANDLER(DEPTH)
+TT_INLINE_HANDLER(DEPTH)
 {
     args[0] = c->top;
     return FV_OK;
 }
 
-TT_HANDLER(CINDEX)
+TT_INLINE_HANDLER(CINDEX)
 {
     int64_t l = args[0], v;
     if (l <= 0 || !tt_stack_peek(c, (uint64_t)l, &v)) {
@@ -81,7 +77,7 @@ TT_HANDLER(CINDEX)
     return FV_OK;
 }
 
-TT_HANDLER(MINDEX)
+TT_INLINE_HANDLER(MINDEX)
 {
     int64_t l = args[0];
     if (l <= 0 || (uint64_t)l > c->args)
@@ -93,7 +89,7 @@ TT_HANDLER(MINDEX)
     return FV_OK;
 }
 
-TT_HANDLER(ROLL)
+TT_INLINE_HANDLER(ROLL)
 {
     (void)c;
     int64_t a = args[2];
@@ -102,3 +98,5 @@ TT_HANDLER(ROLL)
     args[1] = a;
     return FV_OK;
 }
+
+#endif

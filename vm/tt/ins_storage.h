@@ -2,10 +2,13 @@
  * RCVT 0x45, WCVTF 0x70.  Spec: "Managing the storage area", "Managing the
  * Control Value Table".  Out-of-range indices read 0 and writes are dropped
  * unless pedantic (COMPAT(freetype): it ignores them for broken fonts). */
+#ifndef FV_TT_INS_STORAGE_H
+#define FV_TT_INS_STORAGE_H
+
 #include "tt/cvt.h"
 #include "tt/ins.h"
 
-TT_HANDLER(RS)
+TT_INLINE_HANDLER(RS)
 {
     uint64_t i = (uint64_t)args[0];
     if (!tt_storage_ok(c, i)) {
@@ -17,7 +20,7 @@ TT_HANDLER(RS)
     return FV_OK;
 }
 
-TT_HANDLER(WS)
+TT_INLINE_HANDLER(WS)
 {
     uint64_t i = (uint64_t)args[0];
     if (!tt_storage_ok(c, i))
@@ -25,7 +28,7 @@ TT_HANDLER(WS)
     return tt_storage_write(c, (uint32_t)i, args[1]);
 }
 
-TT_HANDLER(RCVT)
+TT_INLINE_HANDLER(RCVT)
 {
     uint64_t i = (uint64_t)args[0];
     if (!tt_cvt_ok(c, i)) {
@@ -37,7 +40,7 @@ TT_HANDLER(RCVT)
     return FV_OK;
 }
 
-TT_HANDLER(WCVTP)
+TT_INLINE_HANDLER(WCVTP)
 {
     uint64_t i = (uint64_t)args[0];
     if (!tt_cvt_ok(c, i))
@@ -45,7 +48,7 @@ TT_HANDLER(WCVTP)
     return tt_cvt_write(c, (uint32_t)i, args[1]);
 }
 
-TT_HANDLER(WCVTF)
+TT_INLINE_HANDLER(WCVTF)
 {
     uint64_t i = (uint64_t)args[0];
     if (!tt_cvt_ok(c, i))
@@ -53,3 +56,5 @@ TT_HANDLER(WCVTF)
     /* The value is in font units: scale it like the CVT itself. */
     return tt_cvt_write_raw(c, (uint32_t)i, fv_mulfix(args[1], c->m.scale));
 }
+
+#endif
