@@ -203,13 +203,15 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
         if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, &z) != FV_OK)
             return fail(L, FV_E_NOMEM, g->gid, NULL);
         for (uint32_t i = 0; i < np; i++) {
-            z.orus[i].x = g->xs[i];
-            z.orus[i].y = g->ys[i];
+            int64_t x = g->xs[i], y = g->ys[i];
+            z.orus[i].x = x;
+            z.orus[i].y = y;
+            z.cur[i].x = fv_mulfix(x, xs);
+            z.cur[i].y = fv_mulfix(y, ys);
             z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
         }
-        for (uint32_t i = 0; i < 4; i++)
-            z.orus[np + i] = L->pp[i];
-        for (uint32_t i = 0; i < np + 4; i++) {
+        for (uint32_t i = np; i < np + 4; i++) {
+            z.orus[i] = L->pp[i - np];
             z.cur[i].x = fv_mulfix(z.orus[i].x, xs);
             z.cur[i].y = fv_mulfix(z.orus[i].y, ys);
         }
@@ -435,9 +437,12 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
         return size->ready;
     }
     fv_tt_face *face = size->face;
+    /* Not zeroed as a whole (it is large and this runs per glyph):
+     * tt_ctx_init clears c, composite_stack[i] is written before it is read,
+     * everything else is set here. */
     gl_loader loader;
-    memset(&loader, 0, sizeof loader);
     gl_loader *L = &loader;
+    memset(L->pp, 0, sizeof L->pp);
     L->size = size;
     L->sf = face->sf;
     L->mem = face->mem;
@@ -450,6 +455,8 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
     L->base.cap = exec->load_pts_cap;
     L->base.ends = exec->load_ends;
     L->base.ccap = exec->load_ends_cap;
+    L->base.n_points = 0;
+    L->base.n_contours = 0;
     /* So are the copy-on-write buffers, when they fit this size's arrays. */
     if (exec->cvt_copy_len == L->c.cvt_size)
         L->c.cvt_copy = exec->cvt_copy;

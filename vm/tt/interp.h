@@ -192,7 +192,6 @@ typedef struct tt_ctx {
     int64_t *stack;
     uint32_t stack_size;
     uint32_t top, args, new_top;
-    tt_frame calls[TT_MAX_CALL_DEPTH];
     uint32_t call_top;
     int64_t f_dot_p;
     int64_t ratio;            /* cached Current_Ratio, 0 = not computed */
@@ -205,6 +204,10 @@ typedef struct tt_ctx {
     uint8_t insn_op;
     int insn_range;
     fv_error *err;
+    /* Last, so that tt_ctx_init can leave it uninitialised: only
+     * calls[0 .. call_top) is ever read, and each entry is written by the
+     * CALL that pushes it. */
+    tt_frame calls[TT_MAX_CALL_DEPTH];
 } tt_ctx;
 
 /* ---- Errors -------------------------------------------------------------- */

@@ -2,6 +2,7 @@
  * program and the CVT program as tt_size_init_bytecode / tt_size_run_prep
  * run them.  COMPAT(freetype): like FreeType, fpgm runs once per size (its
  * function table is per size); it depends on nothing size-specific. */
+#include <stddef.h>
 #include <string.h>
 
 #include "tt/defs.h"
@@ -17,9 +18,12 @@ static void mode_flags(fv_tt_mode mode, tt_modeflags *f)
     f->grayscale = mode == FV_TT_V35; /* !lean && target != MONO */
 }
 
+_Static_assert(offsetof(tt_ctx, calls) + sizeof(((tt_ctx *)0)->calls) == sizeof(tt_ctx),
+               "tt_ctx.calls must be the last member (tt_ctx_init)");
+
 void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
 {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(tt_ctx, calls));
     c->ex = ex;
     c->mem = ex->mem;
     c->ops = ex->ops;
