@@ -5,10 +5,13 @@
  * - octaboxes: Glat v3 read for every glyph (counts pinned);
  * - kerning (اس: the alef kerned against the seen) and a kern across a
  *   ZWSP (U+0628 U+200B U+0628), exactly as graphite2;
+ * - ten kerned digit pairs, exactly as graphite2;
  * - every word of awami_words.txt (the Arabic-script words of urdu.txt and
  *   arabic.txt) shaped by both engines: the number of words whose slots
  *   agree within 1/64 unit is pinned (AWAMI_WORDS_IDENTICAL), so progress
- *   and regressions both show as a deliberate change here.  The remaining
+ *   and regressions both show as a deliberate change here; also with the
+ *   font's feature agca=1 (kerning only) and agca=0 (no collision
+ *   avoidance: every word identical).  The remaining
  *   differences are described in conformance/graphite/KNOWN_DIFFERENCES.md
  *   (KD-5). */
 #include <math.h>
@@ -28,7 +31,8 @@
 
 #define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
 #define AWAMI_WORDS 327
-#define AWAMI_WORDS_IDENTICAL 208
+#define AWAMI_WORDS_IDENTICAL 224        /* default features (agca=3) */
+#define AWAMI_WORDS_IDENTICAL_KERN 311   /* agca=1: kerning only */
 
 static unsigned char *slurp(const char *path, size_t *size)
 {
@@ -85,11 +89,15 @@ static int teardown(void **state)
     return 0;
 }
 
-/* 1 when both engines give the same slots (gid, origin within 1/64). */
-static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
+/* 1 when both engines give the same slots (gid, origin within 1/64);
+ * `features` as fvconform-gr --features takes them ("" for none). */
+static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, const char *features)
 {
     grc_features feats;
+    char msg[256];
     memset(&feats, 0, sizeof feats);
+    if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
+        return 0;
     grc_request req = {text, n, &feats, 1};
     grc_run ref, fv;
     if (grc_gr2_shape(fx->g, &req, &ref) != 0)
@@ -106,6 +114,11 @@ static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
     grc_run_free(&ref);
     grc_run_free(&fv);
     return same;
+}
+
+static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
+{
+    return same_as_graphite2_f(fx, text, n, "");
 }
 
 static void test_octaboxes(void **state)
@@ -141,6 +154,23 @@ static void test_shift_and_kern(void **state)
     assert_true(same_as_graphite2(fx, zwsp, 3));
 }
 
+/* Kerning of two digits: graphite2's kerns here are fractional (42.965,
+ * 19.537, -97.498, ...) and pin down how a slice's edge is taken from the
+ * diagonal bounds (collide.c box_edge_at). */
+static void test_kern_digit_pairs(void **state)
+{
+    fixture *fx = *state;
+    static const uint32_t pairs[][2] = {
+        {0x664, 0x665}, {0x665, 0x664}, {0x667, 0x668}, {0x668, 0x669}, {0x661, 0x662},
+        {0x662, 0x663}, {0x6f2, 0x6f0}, {0x6f0, 0x6f2}, {0x6f4, 0x6f5}, {0x663, 0x664},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        if (!same_as_graphite2(fx, pairs[i], 2))
+            fail_msg("digits U+%04X U+%04X differ from graphite2", (unsigned)pairs[i][0],
+                     (unsigned)pairs[i][1]);
+    }
+}
+
 static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
 {
     size_t n = 0;
@@ -158,28 +188,44 @@ static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
     return n;
 }
 
-static void test_words_against_graphite2(void **state)
+static int count_words(fixture *fx, const char *features, int *words)
 {
-    fixture *fx = *state;
     char path[1024], line[512];
     const char *src = getenv("FONTVM_SOURCE_DIR");
     snprintf(path, sizeof path, "%s/tests/graphite/awami_words.txt", src ? src : ".");
     FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    int words = 0, same = 0;
+    if (!f)
+        fail_msg("cannot read %s", path);
+    int same = 0;
     uint32_t text[128];
+    *words = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
         size_t n = utf8_decode(line, text, 128);
         if (!n)
             continue;
-        words++;
-        same += same_as_graphite2(fx, text, n);
+        (*words)++;
+        same += same_as_graphite2_f(fx, text, n, features);
     }
     fclose(f);
+    return same;
+}
+
+static void test_words_against_graphite2(void **state)
+{
+    fixture *fx = *state;
+    int words = 0;
+    int same = count_words(fx, "", &words);
     print_message("Awami words identical to graphite2: %d / %d\n", same, words);
     assert_int_equal(words, AWAMI_WORDS);
     assert_int_equal(same, AWAMI_WORDS_IDENTICAL);
+    same = count_words(fx, "agca=1", &words);
+    print_message("Awami words identical to graphite2, kerning only (agca=1): %d / %d\n", same,
+                  words);
+    assert_int_equal(same, AWAMI_WORDS_IDENTICAL_KERN);
+    /* collision avoidance off: the rest of the engine, exact */
+    same = count_words(fx, "agca=0", &words);
+    assert_int_equal(same, AWAMI_WORDS);
 }
 
 int main(void)
@@ -187,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_octaboxes),
         cmocka_unit_test(test_shift_and_kern),
+        cmocka_unit_test(test_kern_digit_pairs),
         cmocka_unit_test(test_words_against_graphite2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
