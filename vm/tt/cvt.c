@@ -45,11 +45,9 @@ static fv_status own_cvt(tt_ctx *c)
     return FV_OK;
 }
 
-int64_t tt_cvt_read(tt_ctx *c, uint32_t i)
+int64_t tt_cvt_read_stretched(tt_ctx *c, uint32_t i)
 {
-    if (c->m.x_ppem != c->m.y_ppem)
-        return fv_mulfix(c->cvt[i], tt_current_ratio(c));
-    return c->cvt[i];
+    return fv_mulfix(c->cvt[i], tt_current_ratio(c));
 }
 
 fv_status tt_cvt_write(tt_ctx *c, uint32_t i, int64_t v)
@@ -82,19 +80,16 @@ fv_status tt_cvt_move(tt_ctx *c, uint32_t i, int64_t delta)
     return FV_OK;
 }
 
-fv_status tt_storage_write(tt_ctx *c, uint32_t i, int64_t v)
+fv_status tt_storage_own(tt_ctx *c)
 {
-    if (c->ini_range == TT_RANGE_GLYPH && !c->storage_is_copy) {
-        if (c->storage_copy == NULL && c->storage_size > 0) {
-            c->storage_copy = fv_mem_array(c->mem, c->storage_size, sizeof(int64_t));
-            if (!c->storage_copy)
-                return tt_fail(c, FV_E_NOMEM, INT64_MIN);
-        }
-        if (c->storage_size > 0)
-            memcpy(c->storage_copy, c->storage, (size_t)c->storage_size * sizeof(int64_t));
-        c->storage = c->storage_copy;
-        c->storage_is_copy = 1;
+    if (c->storage_copy == NULL && c->storage_size > 0) {
+        c->storage_copy = fv_mem_array(c->mem, c->storage_size, sizeof(int64_t));
+        if (!c->storage_copy)
+            return tt_fail(c, FV_E_NOMEM, INT64_MIN);
     }
-    c->storage[i] = v;
+    if (c->storage_size > 0)
+        memcpy(c->storage_copy, c->storage, (size_t)c->storage_size * sizeof(int64_t));
+    c->storage = c->storage_copy;
+    c->storage_is_copy = 1;
     return FV_OK;
 }

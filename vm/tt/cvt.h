@@ -22,10 +22,25 @@ static inline int tt_cvt_ok(const tt_ctx *c, uint64_t i) { return i < c->cvt_siz
 static inline int tt_storage_ok(const tt_ctx *c, uint64_t i) { return i < c->storage_size; }
 
 /* Callers check the index first. */
-int64_t tt_cvt_read(tt_ctx *c, uint32_t i);
+int64_t tt_cvt_read_stretched(tt_ctx *c, uint32_t i); /* Read_CVT_Stretched */
+static inline int64_t tt_cvt_read(tt_ctx *c, uint32_t i)
+{
+    return c->m.x_ppem == c->m.y_ppem ? c->cvt[i] : tt_cvt_read_stretched(c, i);
+}
 fv_status tt_cvt_write(tt_ctx *c, uint32_t i, int64_t v);       /* Write_CVT(_Stretched) */
 fv_status tt_cvt_write_raw(tt_ctx *c, uint32_t i, int64_t v);   /* WCVTF: no stretch */
 fv_status tt_cvt_move(tt_ctx *c, uint32_t i, int64_t delta);    /* Move_CVT(_Stretched) */
-fv_status tt_storage_write(tt_ctx *c, uint32_t i, int64_t v);
+/* Gives the running glyph program its own copy of the storage area. */
+fv_status tt_storage_own(tt_ctx *c);
+static inline fv_status tt_storage_write(tt_ctx *c, uint32_t i, int64_t v)
+{
+    if (c->ini_range == TT_RANGE_GLYPH && !c->storage_is_copy) {
+        fv_status st = tt_storage_own(c);
+        if (st != FV_OK)
+            return st;
+    }
+    c->storage[i] = v;
+    return FV_OK;
+}
 
 #endif

@@ -25,7 +25,7 @@ fv_status tt_skip_code(tt_ctx *c)
     c->ip += c->length;
     if (c->ip >= 0 && (uint64_t)c->ip < c->code.len) {
         uint8_t op = c->code.data[c->ip];
-        uint32_t length = tt_insn_length(&c->ops[op], c->code.data, c->code.len, (uint64_t)c->ip);
+        uint32_t length = tt_insn_length(c->code.data, c->code.len, (uint64_t)c->ip);
         if (length != 0) {
             c->opcode = op;
             c->length = length;
@@ -47,11 +47,12 @@ static fv_status skip_if(tt_ctx *c, int from_else)
     int nifs = 1;
     for (;;) {
         ip += length;
-        uint8_t op;
-        if (ip >= len || (length = tt_insn_length(&c->ops[op = code[ip]], code, len, ip)) == 0) {
+        length = ip < len ? tt_insn_length(code, len, ip) : 0;
+        if (length == 0) {
             c->ip = (int64_t)ip;
             return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
         }
+        uint8_t op = code[ip];
         if (op == TT_OP_IF)
             nifs++;
         else if (op == TT_OP_ELSE) {

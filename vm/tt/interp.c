@@ -133,17 +133,6 @@ static void trace_emit(tt_ctx *c, uint32_t pc, uint8_t op, int range, uint32_t d
 #define TT_DISPATCH_GOTO 0
 #endif
 
-#define TT_EACH_0(f, E, a) E(f, a)
-#define TT_EACH_1(f, E, a) TT_EACH_0(f, E, a) TT_EACH_0((f) + 1, E, a)
-#define TT_EACH_2(f, E, a) TT_EACH_1(f, E, a) TT_EACH_1((f) + 2, E, a)
-#define TT_EACH_3(f, E, a) TT_EACH_2(f, E, a) TT_EACH_2((f) + 4, E, a)
-#define TT_EACH_4(f, E, a) TT_EACH_3(f, E, a) TT_EACH_3((f) + 8, E, a)
-#define TT_EACH_5(f, E, a) TT_EACH_4(f, E, a) TT_EACH_4((f) + 16, E, a)
-#define X(m, first, bits, pops, pushes, inl, fam) \
-    _Static_assert((bits) <= 5, #m ": TT_EACH_ covers ranges of up to 32 opcodes");
-#include "tt/opcodes.def"
-#undef X
-
 /* Which dispatch this build uses (for tests and `fontvm info`). */
 const char *tt_dispatch_kind(void)
 {
@@ -181,7 +170,12 @@ static void run_init(tt_ctx *c)
 /* The instruction loop (TT_RunIns).  Dispatch is one jump per instruction,
  * generated from opcodes.def; the handlers of the PUSH, STACK, ARITH and
  * STORAGE families are inlined into it. */
-static fv_status run_loop(tt_ctx *c, const int tracing)
+#if TT_DISPATCH_GOTO
+#define TT_LOOP_INLINE /* a function holding a label table cannot be inlined */
+#else
+#define TT_LOOP_INLINE FV_ALWAYS_INLINE /* one copy with trace hooks, one without */
+#endif
+static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
 {
 #if TT_DISPATCH_GOTO
     static const void *const labels[256] = {
@@ -194,7 +188,6 @@ static fv_status run_loop(tt_ctx *c, const int tracing)
 #endif
     fv_tt_exec *ex = c->ex;
     uint64_t *counts = ex->counts;
-    const tt_opinfo *ops = c->ops;
     long ins_counter = 0;
     /* Invariant at the top: 0 <= c->ip < c->code.len. */
     while ((uint64_t)c->ip < c->code.len) {
@@ -205,12 +198,12 @@ static fv_status run_loop(tt_ctx *c, const int tracing)
         c->insn_range = c->cur_range;
         c->opcode = op;
         c->insn_op = op;
-        const tt_opinfo *info = &ops[op];
-        uint32_t length = tt_insn_length(info, code, c->code.len, pc);
+        uint32_t length = tt_insn_length(code, c->code.len, pc);
         if (FV_UNLIKELY(length == 0))
             return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
         c->length = length;
-        uint32_t pops = info->pops, top = c->top, first_arg;
+        uint16_t effect = tt_stack_effects[op];
+        uint32_t pops = tt_pops_of(effect), top = c->top, first_arg;
         if (FV_LIKELY(top >= pops))
             first_arg = top - pops;
         else {
@@ -221,7 +214,7 @@ static fv_status run_loop(tt_ctx *c, const int tracing)
                 c->stack[i] = 0;
             first_arg = 0;
         }
-        uint32_t new_top = first_arg + info->pushes;
+        uint32_t new_top = first_arg + tt_pushes_of(effect);
         if (FV_UNLIKELY(new_top > c->stack_size))
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
         c->args = first_arg;
@@ -288,5 +281,5 @@ fv_status tt_execute(tt_ctx *c, int range)
         return st;
     c->ini_range = range;
     run_init(c);
-    return run_loop(c, c->ex->trace != NULL);
+    return c->ex->trace != NULL ? run_loop(c, 1) : run_loop(c, 0);
 }

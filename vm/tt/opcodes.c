@@ -11,6 +11,26 @@
 #include "tt/opcodes.def"
 #undef X
 
+#define TT_INLINE_BYTES_NONE(f) 0
+#define TT_INLINE_BYTES_PUSHB(f) (((f) & 7) + 1)
+#define TT_INLINE_BYTES_PUSHW(f) (2 * (((f) & 7) + 1))
+#define TT_INLINE_BYTES_NPUSHB(f) TT_COUNTED_INLINE
+#define TT_INLINE_BYTES_NPUSHW(f) TT_COUNTED_INLINE
+#define TT_INLINE_BYTES_AT(f, inl) [(f)] = TT_INLINE_BYTES_##inl(f),
+const uint8_t tt_inline_bytes[256] = {
+#define X(m, first, bits, pops, pushes, inl, fam) TT_EACH_##bits(first, TT_INLINE_BYTES_AT, inl)
+#include "tt/opcodes.def"
+#undef X
+};
+
+#define TT_STACK_EFFECT_AT(f, e) [(f)] = (e),
+const uint16_t tt_stack_effects[256] = {
+#define X(m, first, bits, pops, pushes, inl, fam) \
+    TT_EACH_##bits(first, TT_STACK_EFFECT_AT, (pops) | (pushes) << 8)
+#include "tt/opcodes.def"
+#undef X
+};
+
 /* Binary search over the ranges, which opcodes.def lists in opcode order
  * (the interpreter copies the result into a dense per-context table). */
 static const tt_opinfo *lookup(uint8_t op)

@@ -49,6 +49,28 @@ typedef struct tt_opinfo {
     uint8_t family;      /* tt_family */
 } tt_opinfo;
 
+/* TT_EACH_<bits>(first, E, a) expands E(op, a) for each of the 2^bits
+ * opcodes of a range: the dense tables and the dispatch are generated from
+ * opcodes.def with it. */
+#define TT_EACH_0(f, E, a) E(f, a)
+#define TT_EACH_1(f, E, a) TT_EACH_0(f, E, a) TT_EACH_0((f) + 1, E, a)
+#define TT_EACH_2(f, E, a) TT_EACH_1(f, E, a) TT_EACH_1((f) + 2, E, a)
+#define TT_EACH_3(f, E, a) TT_EACH_2(f, E, a) TT_EACH_2((f) + 4, E, a)
+#define TT_EACH_4(f, E, a) TT_EACH_3(f, E, a) TT_EACH_3((f) + 8, E, a)
+#define TT_EACH_5(f, E, a) TT_EACH_4(f, E, a) TT_EACH_4((f) + 16, E, a)
+
+/* Bytes that follow each opcode byte, for fixed-length instructions (0 for
+ * most; PUSHB[n] n + 1 bytes, PUSHW[n] 2(n + 1)), or TT_COUNTED_INLINE for
+ * NPUSHB/NPUSHW, whose count byte follows.  Undefined opcodes: 0. */
+#define TT_COUNTED_INLINE 0xFF
+extern const uint8_t tt_inline_bytes[256];
+
+/* Values each opcode pops (low byte) and pushes (high byte), opcodes.def's
+ * counts (undefined opcodes: 0, 0), dense for the interpreter loop. */
+extern const uint16_t tt_stack_effects[256];
+static inline uint32_t tt_pops_of(uint16_t effect) { return effect & 0xFFu; }
+static inline uint32_t tt_pushes_of(uint16_t effect) { return (uint32_t)effect >> 8; }
+
 /* Table of 256 entries, generated from opcodes.def. */
 const tt_opinfo *tt_opinfo_get(uint8_t op);
 
@@ -71,32 +93,19 @@ typedef struct tt_insn {
     uint8_t value_size;    /* 1 (bytes) or 2 (words) */
 } tt_insn;
 
-/* Length in bytes of the instruction at `pc` whose opcode has `info`
- * (inline push data included), or 0 when it runs past `len`.  The hot path
- * of the interpreter and of IF/FDEF skipping: one table lookup and, for
- * pushes, one bounds check.  The caller guarantees pc < len. */
-static inline uint32_t tt_insn_length(const tt_opinfo *info, const uint8_t *code, uint64_t len,
-                                      uint64_t pc)
+/* Length in bytes of the instruction at `pc` (inline push data included),
+ * or 0 when it runs past `len`.  The hot path of the interpreter and of
+ * IF/FDEF skipping: one table lookup and one bounds check.  The caller
+ * guarantees pc < len. */
+static inline uint32_t tt_insn_length(const uint8_t *code, uint64_t len, uint64_t pc)
 {
-    uint64_t n;
-    switch ((tt_inline)info->inline_rule) {
-    case TT_INLINE_NONE:
-        return 1;
-    case TT_INLINE_PUSHB:
-        n = 1 + (uint64_t)(code[pc] & 7) + 1;
-        break;
-    case TT_INLINE_PUSHW:
-        n = 1 + 2 * ((uint64_t)(code[pc] & 7) + 1);
-        break;
-    case TT_INLINE_NPUSHB:
-    case TT_INLINE_NPUSHW:
+    uint64_t n = tt_inline_bytes[code[pc]];
+    if (n == TT_COUNTED_INLINE) {
         if (len - pc < 2)
             return 0;
-        n = 2 + (uint64_t)code[pc + 1] * (info->inline_rule == TT_INLINE_NPUSHW ? 2u : 1u);
-        break;
-    default:
-        return 0;
+        n = 1 + (uint64_t)code[pc + 1] * (code[pc] == TT_OP_NPUSHW ? 2u : 1u);
     }
+    n += 1;
     return n <= len - pc ? (uint32_t)n : 0;
 }
 
