@@ -140,24 +140,37 @@ int64_t tt_dualproj(const tt_ctx *c, int64_t dx, int64_t dy)
                        c->gs.dv_x, c->gs.dv_y);
 }
 
+/* COMPAT(freetype): when F_dot_P is exactly 1.0 and one component of the
+ * freedom vector is exactly 1.0 (0x4000), FreeType moves along that axis
+ * only (its Direct_Move_X / Direct_Move_Y) and touches that axis only —
+ * even when the other component is not 0: SFVTL on a long, nearly
+ * vertical line normalises to e.g. (-38, 0x4000).  Measured against
+ * FreeType 2.12.1 (tt_diff finding F-12). */
+static int move_axis(const tt_ctx *c)
+{
+    if (c->f_dot_p != 0x4000)
+        return 0;
+    if (c->gs.fv_x == 0x4000)
+        return 1;
+    return c->gs.fv_y == 0x4000 ? 2 : 0;
+}
+
 void tt_move(tt_ctx *c, tt_zone *z, uint32_t p, int64_t distance)
 {
     const tt_gs *g = &c->gs;
-    int fast = c->f_dot_p == 0x4000;
-    if (g->fv_x != 0) {
+    int axis = move_axis(c);
+    if (axis == 1 || (axis == 0 && g->fv_x != 0)) {
         /* COMPAT(freetype): v40 backward compatibility ignores x moves. */
         if (!tt_compat(c))
-            z->cur[p].x = tt_add(z->cur[p].x, fast && g->fv_x == 0x4000
-                                                  ? distance
-                                                  : tt_muldiv(distance, g->fv_x, c->f_dot_p));
+            z->cur[p].x = tt_add(z->cur[p].x, axis == 1 ? distance
+                                                         : tt_muldiv(distance, g->fv_x, c->f_dot_p));
         z->tags[p] |= TT_TAG_TOUCH_X;
     }
-    if (g->fv_y != 0) {
+    if (axis == 2 || (axis == 0 && g->fv_y != 0)) {
         /* COMPAT(freetype): after IUP[x] and IUP[y], v40 compat freezes y. */
         if (!tt_compat_frozen(c))
-            z->cur[p].y = tt_add(z->cur[p].y, fast && g->fv_x != 0x4000 && g->fv_y == 0x4000
-                                                  ? distance
-                                                  : tt_muldiv(distance, g->fv_y, c->f_dot_p));
+            z->cur[p].y = tt_add(z->cur[p].y, axis == 2 ? distance
+                                                         : tt_muldiv(distance, g->fv_y, c->f_dot_p));
         z->tags[p] |= TT_TAG_TOUCH_Y;
     }
 }
@@ -165,15 +178,13 @@ void tt_move(tt_ctx *c, tt_zone *z, uint32_t p, int64_t distance)
 void tt_move_orig(tt_ctx *c, tt_zone *z, uint32_t p, int64_t distance)
 {
     const tt_gs *g = &c->gs;
-    int fast = c->f_dot_p == 0x4000;
-    if (g->fv_x != 0)
-        z->org[p].x = tt_add(z->org[p].x, fast && g->fv_x == 0x4000
-                                              ? distance
-                                              : tt_muldiv(distance, g->fv_x, c->f_dot_p));
-    if (g->fv_y != 0)
-        z->org[p].y = tt_add(z->org[p].y, fast && g->fv_x != 0x4000 && g->fv_y == 0x4000
-                                              ? distance
-                                              : tt_muldiv(distance, g->fv_y, c->f_dot_p));
+    int axis = move_axis(c);
+    if (axis == 1 || (axis == 0 && g->fv_x != 0))
+        z->org[p].x = tt_add(z->org[p].x, axis == 1 ? distance
+                                                     : tt_muldiv(distance, g->fv_x, c->f_dot_p));
+    if (axis == 2 || (axis == 0 && g->fv_y != 0))
+        z->org[p].y = tt_add(z->org[p].y, axis == 2 ? distance
+                                                     : tt_muldiv(distance, g->fv_y, c->f_dot_p));
 }
 
 void tt_move_zp2(tt_ctx *c, uint32_t p, int64_t dx, int64_t dy, int touch)
