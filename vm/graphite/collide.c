@@ -1185,23 +1185,36 @@ typedef struct kerner {
     int hit;
 } kerner;
 
-/* One box's edge (right when `right`, else left) within the horizontal
- * slice [y - width/2, y + width/2], widened by margin: the box's x edge,
- * cut by its two diagonal bounds.  COMPAT(graphite2), measured on ten
- * kerned digit pairs of Awami Nastaliq (tests/graphite/test_gr_collide.c):
- * the right edge takes both diagonals at the slice's top (x - y <= da at
- * y + width/2, x + y <= sa at y + width/2); the left edge takes the
- * difference diagonal at the slice's bottom and the sum diagonal at its
- * top. */
-static float box_edge_at(float sx, float sy, float xi, float xa, const grv_slant *sl, float y,
-                         float width, float margin, int right)
+/* One box's edge within a horizontal slice `width` high: x is the box's
+ * x edge, td and ts where its difference (x - y) and sum (x + y) diagonal
+ * bounds cross the slice's centre line; over the slice each diagonal spans
+ * td +- width/2 and ts +- width/2.  COMPAT(graphite2), measured (twelve
+ * kerned pairs of Awami Nastaliq pin it, tests/graphite/test_gr_collide.c):
+ * when one diagonal's span lies wholly on the inner side of the other's,
+ * the edge is that span's outer end, capped by x; when the spans cross,
+ * the edge is x alone (the diagonals are ignored). */
+static float slice_edge_right(float td, float ts, float hw, float x)
 {
-    float hw = width / 2;
-    if (right)
-        return fminf_(fminf_(sx + xa + margin, sx - sy + sl->da + margin + y + hw),
-                      sx + sy + sl->sa + margin - y - hw);
-    return fmaxf_(fmaxf_(sx + xi - margin, sx - sy + sl->di - margin + y - hw),
-                  sx + sy + sl->si - margin - y - hw);
+    float al = td - hw, au = td + hw, bl = ts - hw, bu = ts + hw;
+    if (al < bl) {
+        if (au < bu)
+            return fminf_(au, x);
+    } else if (au > bu) {
+        return fminf_(bl, x);
+    }
+    return x;
+}
+
+static float slice_edge_left(float td, float ts, float hw, float x)
+{
+    float al = td - hw, au = td + hw, bl = ts - hw, bu = ts + hw;
+    if (bl > al) {
+        if (bu > au)
+            return fmaxf_(bl, x);
+    } else if (au > bu) {
+        return fmaxf_(al, x);
+    }
+    return x;
 }
 
 /* The glyph's edge (right when `right`, else left) within the slice centred
@@ -1211,23 +1224,34 @@ static float box_edge_at(float sx, float sy, float xi, float xa, const grv_slant
 static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, float y,
                       float width, float margin, int right)
 {
-    float res = right ? -BIG : BIG;
+    float res = right ? -BIG : BIG, hw = width / 2;
     unsigned nsub = glyph_nsubs(face, gid);
     if (nsub) {
+        /* sub-boxes: the margin widens the box and both diagonals */
         for (unsigned i = 0; i < nsub; i++) {
             const grv_subbox *q = glyph_sub(face, gid, i);
-            if (sy + q->yi - margin > y + width / 2 || sy + q->ya + margin < y - width / 2)
+            if (sy + q->yi - margin > y + hw || sy + q->ya + margin < y - hw)
                 continue;
-            float x = box_edge_at(sx, sy, q->xi, q->xa, &q->sl, y, width, margin, right);
+            float x;
+            if (right)
+                x = slice_edge_right(sx - sy + q->sl.da + margin + y,
+                                     sx + sy + q->sl.sa + margin - y, hw, sx + q->xa + margin);
+            else
+                x = slice_edge_left(sx - sy + q->sl.di - margin + y,
+                                    sx + sy + q->sl.si - margin - y, hw, sx + q->xi - margin);
             if (right ? x > res : x < res)
                 res = x;
         }
     } else {
+        /* the bounding octabox: the margin is added to the result */
         cbox bb = glyph_box(face, gid);
         grv_slant sb = glyph_slant(face, gid);
-        if (sy + bb.yi - margin > y + width / 2 || sy + bb.ya + margin < y - width / 2)
+        if (sy + bb.yi - margin > y + hw || sy + bb.ya + margin < y - hw)
             return res;
-        res = box_edge_at(sx, sy, bb.xi, bb.xa, &sb, y, width, margin, right);
+        if (right)
+            res = slice_edge_right(sx - sy + y + sb.da, sx + sy - y + sb.sa, hw, sx + bb.xa) + margin;
+        else
+            res = slice_edge_left(sx - sy + y + sb.di, sx + sy - y + sb.si, hw, sx + bb.xi) - margin;
     }
     return res;
 }
