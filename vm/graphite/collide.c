@@ -1423,12 +1423,13 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
             ret = SEGFAIL;
             goto out;
         }
-        const float nby = seg->slots[nb].posy + cn->shifty;
-        if (is_child_of(seg, nb, base)) {
-            *ymax = fmaxf_(nby + bb.ya, *ymax);
-            *ymin = fminf_(nby + bb.yi, *ymin);
+        /* COMPAT(graphite2): the kerned cluster's own marks are skipped
+         * and do not widen the slices' vertical range (measured: the kasra
+         * of U+0625 U+0650 U+064A U+0627 and the hamza of U+0627 U+0644
+         * U+0625 U+062E ..., both with agca=1, kern as if the range ended
+         * at the glyphs seen before the cluster's base) */
+        if (is_child_of(seg, nb, base))
             continue;
-        }
         if ((bb.yi == 0.f && bb.ya == 0.f) || (cn->flags & GRV_COLL_ISSPACE)) {
             /* COMPAT(graphite2): measured, a pass with kern flags 1
              * (Awami's) kerns across zero-height glyphs (ZWSP); only 2 is
