@@ -48,7 +48,13 @@ typedef struct vstate {
     const grv_verify_ctx *ctx;
     grv_code code;
     fv_error *err;
-    int out_index, out_length, slotref, depth, in_ctxt;
+    int out_index, slotref, depth, in_ctxt;
+    /* COMPAT(graphite2): the output length is an unsigned 16-bit count: a
+     * Delete that takes it below zero wraps it, after which the "past the
+     * rule" bound of Next no longer bites, while the next Insert wraps it
+     * back to 0 (gr_diff F-13, measured: "CopyNext; Delete; Delete; Next;
+     * Delete; Next; Delete; Insert; RetZero" loads in graphite2 1.3.14). */
+    uint16_t out_length;
     int last_op;
     uint32_t cur_pc, fail_pc;
     int cur_op, fail_op;
@@ -316,7 +322,7 @@ static uint32_t check_op(vstate *v, uint32_t pc)
         v->in_ctxt = 1;
         v->out_index = c->pre_context + off;
         v->slotref = off;
-        v->out_length = c->rule_length;
+        v->out_length = (uint16_t)c->rule_length;
         if (!decode(v, block, block_end))
             return 0;
         v->end = saved_end;
@@ -355,7 +361,7 @@ fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err)
     v.code = code;
     v.err = err;
     v.out_index = ctx->is_constraint ? 0 : ctx->pre_context;
-    v.out_length = ctx->is_constraint ? 1 : ctx->rule_length;
+    v.out_length = (uint16_t)(ctx->is_constraint ? 1 : ctx->rule_length);
     v.last_op = -1;
     v.st = FV_OK;
     uint32_t len = code.code.len > UINT32_MAX ? UINT32_MAX : (uint32_t)code.code.len;
