@@ -136,8 +136,7 @@ int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out)
         o->gid = gr_slot_gid(s);
         o->x = gr_slot_origin_X(s);
         o->y = gr_slot_origin_Y(s);
-        const gr_slot *p = gr_slot_attached_to(s);
-        o->attached_to = p ? (int32_t)gr_slot_index(p) : -1;
+        o->attached_to = -1; /* below, once every slot is listed */
         o->attach_x = gr_slot_attr(s, seg, gr_slatAttX, 0);
         o->attach_y = gr_slot_attr(s, seg, gr_slatAttY, 0);
         o->insert = gr_slot_attr(s, seg, gr_slatInsert, 0);
@@ -148,6 +147,24 @@ int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out)
         o->after = gr_slot_after(s);
     }
     out->num_glyphs = i;
+    /* The parent's position in the output: gr_slot_index() is the index
+     * graphite2 gave the slot when it associated characters, stale once the
+     * stream has been reversed back (right-to-left segments). */
+    const gr_slot **list = malloc((i ? i : 1) * sizeof *list);
+    if (list) {
+        size_t k = 0;
+        for (const gr_slot *s = gr_seg_first_slot(seg); s && k < i; s = gr_slot_next_in_segment(s))
+            list[k++] = s;
+        for (size_t a = 0; a < k; a++) {
+            const gr_slot *p = gr_slot_attached_to(list[a]);
+            for (size_t b = 0; p && b < k; b++)
+                if (list[b] == p) {
+                    out->glyphs[a].attached_to = (int32_t)b;
+                    break;
+                }
+        }
+        free(list);
+    }
     for (size_t c = 0; c < nc; c++) {
         const gr_char_info *ci = gr_seg_cinfo(seg, (unsigned)c);
         out->chars[c].unicode = gr_cinfo_unicode_char(ci);

@@ -206,11 +206,58 @@ static void test_chars_after_delete(void **state)
     free(fb.data);
 }
 
+/* RTL "baa" with pass 0 rule 0 = "Delete; Insert; Delete; Insert; Delete;
+ * RetTrue": the inserted-then-deleted slot stays the pass's current slot
+ * (it is not in the rule's map, so garbage collection leaves it), the rule
+ * fires again on the next slot, and one slot (b) is left, covering all
+ * three characters (F-14, measured with gr2fonttest -rtl). */
+static void test_garbage_collection_after_delete(void **state)
+{
+    font_buf fb = copy_font(state);
+    const uint8_t code[] = {GRV_OP_DELETE, GRV_OP_INSERT, GRV_OP_DELETE, GRV_OP_INSERT,
+                            GRV_OP_DELETE, GRV_OP_RET_TRUE};
+    assert_true(patch_rule(&fb, 0, 0, 1, code, sizeof code));
+    const uint32_t text[] = {'b', 'a', 'a'};
+    fv_gr_segment *s = NULL;
+    assert_int_equal(shape(&fb, text, 3, 1, &s), FV_OK);
+    assert_int_equal(s->num_slots, 1);
+    assert_int_equal(s->slots[0].gid, 4);
+    assert_int_equal(s->slots[0].before, 0);
+    assert_int_equal(s->slots[0].after, 2);
+    seg_free(s);
+    free(fb.data);
+}
+
+/* RTL "ca abaab " with "PushProcState; Delete; Insert; AttrAdd attTo;
+ * RetTrue": the inserted slot attaches to a slot the action then deletes;
+ * freeing that slot detaches it (F-15, graphite2's result: the inserted
+ * glyph 0 at 820 unattached; slot 0 attached to slot 1 by pass 1). */
+static void test_free_detaches(void **state)
+{
+    font_buf fb = copy_font(state);
+    const uint8_t code[] = {GRV_OP_PUSH_PROC_STATE, 3, GRV_OP_DELETE, GRV_OP_INSERT,
+                            GRV_OP_ATTR_ADD, GRV_SLAT_ATTTO, GRV_OP_RET_TRUE};
+    assert_true(patch_rule(&fb, 0, 0, 1, code, sizeof code));
+    const uint32_t text[] = {'c', 'a', ' ', 'a', 'b', 'a', 'a', 'b', ' '};
+    fv_gr_segment *s = NULL;
+    assert_int_equal(shape(&fb, text, 9, 1, &s), FV_OK);
+    assert_int_equal(s->num_slots, 9);
+    assert_int_equal(s->slots[6].gid, 0);
+    assert_int_equal(s->slots[6].attached_to, -1);
+    assert_true(s->slots[6].x == 820.0f);
+    assert_int_equal(s->slots[0].attached_to, 1);
+    assert_true(s->slots[0].x == 2564.0f);
+    seg_free(s);
+    free(fb.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chars_associated_after_substitution_rtl),
         cmocka_unit_test(test_chars_after_delete),
+        cmocka_unit_test(test_garbage_collection_after_delete),
+        cmocka_unit_test(test_free_detaches),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -261,6 +261,10 @@ typedef struct grv_seg {
     grv_slot *slots;       /* pool */
     int16_t *user;         /* pool_cap * num_user */
     uint32_t pool_len, pool_cap;
+    /* 1 + the first freed slot (linked through `next`), 0 if none: freed
+     * slots are reused first, as graphite2's free list (zero means empty so
+     * that a zeroed segment is valid). */
+    int32_t free_list;
     int32_t first, last;
     int32_t slot_count;
     grv_char *chars;
@@ -350,6 +354,7 @@ int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);
 int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index);
 int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid);
 int32_t grv_new_slot(grv_seg *seg);
+void grv_free_slot(grv_seg *seg, int32_t s);
 static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
 {
     return (i >= 0 && (uint32_t)i < seg->pool_len) ? &seg->slots[i] : NULL;

@@ -179,12 +179,24 @@ static void adjust_slot(grv_seg *seg, int delta, int32_t *slot_out, grv_slotmap 
     }
 }
 
-static void collect_garbage(grv_seg *seg, int32_t *slot)
+/* graphite2's SlotMap::collectGarbage after an action that deletes: the
+ * rule's map entries (all but the last) that are deleted or temporary
+ * copies are freed; when one is the pass's current slot, that moves to the
+ * freed slot's previous slot, or its next if it has none (a deleted slot
+ * keeps its old links; one that is not in the map, e.g. an inserted slot
+ * deleted again, stays current and is not freed). */
+static void collect_garbage(grv_seg *seg, grv_slotmap *map, int32_t *slot)
 {
-    /* Deleted slots are unlinked at once; only the current slot may still
-     * reference one (a delete at the segment start keeps `is` on it). */
-    if (*slot != GRV_NIL && (seg->slots[*slot].flags & GRV_SF_DELETED))
-        *slot = seg->slots[*slot].next;
+    int32_t *b = grv_map_begin(map);
+    for (int i = 0; i < map->size - 1; i++) {
+        int32_t s = b[i];
+        const grv_slot *sl = grv_sl(seg, s);
+        if (!sl || !(sl->flags & (GRV_SF_DELETED | GRV_SF_COPIED)))
+            continue;
+        if (s == *slot)
+            *slot = sl->prev != GRV_NIL ? sl->prev : sl->next;
+        grv_free_slot(seg, s);
+    }
 }
 
 static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_machine *m,
@@ -245,7 +257,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 *slot = start;
             }
             if (deletes)
-                collect_garbage(seg, slot);
+                collect_garbage(seg, m->map, slot);
             adjust_slot(seg, adv, slot, m->map);
             return;
         }

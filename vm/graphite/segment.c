@@ -6,8 +6,23 @@
 
 #include "graphite/grv.h"
 
+static void init_slot(grv_slot *s)
+{
+    memset(s, 0, sizeof *s);
+    s->prev = s->next = s->parent = s->child = s->sibling = GRV_NIL;
+    s->before = s->after = -1;
+    s->last_pass = s->last_rule = -1;
+}
+
 int32_t grv_new_slot(grv_seg *seg)
 {
+    if (seg->free_list > 0 && (uint32_t)(seg->free_list - 1) < seg->pool_len) {
+        int32_t i = seg->free_list - 1;
+        int32_t nx = seg->slots[i].next;
+        seg->free_list = (nx >= 0 && (uint32_t)nx < seg->pool_len) ? nx + 1 : 0;
+        init_slot(&seg->slots[i]);
+        return i;
+    }
     if (seg->pool_len == seg->pool_cap) {
         uint32_t ncap = seg->pool_cap ? seg->pool_cap * 2 : 16;
         uint32_t nu = seg->face->silf.num_user;
@@ -30,12 +45,39 @@ int32_t grv_new_slot(grv_seg *seg)
         seg->pool_cap = ncap;
     }
     int32_t i = (int32_t)seg->pool_len++;
-    grv_slot *s = &seg->slots[i];
-    memset(s, 0, sizeof *s);
-    s->prev = s->next = s->parent = s->child = s->sibling = GRV_NIL;
-    s->before = s->after = -1;
-    s->last_pass = s->last_rule = -1;
+    init_slot(&seg->slots[i]);
     return i;
+}
+
+/* graphite2's Segment::freeSlot: the slot leaves its attachment tree (its
+ * children are detached), is cleared with its user attributes and goes to
+ * the front of the free list.  The caller has unlinked it from the stream. */
+void grv_free_slot(grv_seg *seg, int32_t si)
+{
+    grv_slot *s = grv_sl(seg, si);
+    if (!s)
+        return;
+    if (seg->first == si)
+        seg->first = s->next;
+    if (seg->last == si)
+        seg->last = s->prev;
+    if (s->parent != GRV_NIL)
+        grv_slot_remove_child(seg, s->parent, si);
+    for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++) {
+        int32_t c = s->child;
+        if (seg->slots[c].parent == si) {
+            seg->slots[c].parent = GRV_NIL;
+            grv_slot_remove_child(seg, si, c);
+        } else {
+            s->child = GRV_NIL;
+        }
+    }
+    init_slot(s);
+    uint32_t nu = seg->face->silf.num_user;
+    if (nu)
+        memset(seg->user + (size_t)si * nu, 0, nu * sizeof(int16_t));
+    s->next = seg->free_list - 1;
+    seg->free_list = si + 1;
 }
 
 void grv_set_glyph(grv_seg *seg, int32_t si, uint32_t gid)
