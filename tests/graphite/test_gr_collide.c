@@ -32,6 +32,7 @@
 #define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
 #define AWAMI_WORDS 327
 #define AWAMI_WORDS_IDENTICAL 248        /* default features (agca=3) */
+#define AWAMI_LINES_IDENTICAL 16         /* urdu.txt + arabic.txt, 41 lines */
 #define AWAMI_WORDS_IDENTICAL_KERN 327   /* agca=1: kerning only */
 
 static unsigned char *slurp(const char *path, size_t *size)
@@ -203,20 +204,20 @@ static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
     return n;
 }
 
-static int count_words(fixture *fx, const char *features, int *words)
+static int count_lines(fixture *fx, const char *file, const char *features, int *words)
 {
-    char path[1024], line[512];
+    char path[1024], line[4096];
     const char *src = getenv("FONTVM_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/graphite/awami_words.txt", src ? src : ".");
+    snprintf(path, sizeof path, "%s/%s", src ? src : ".", file);
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot read %s", path);
     int same = 0;
-    uint32_t text[128];
+    uint32_t text[1024];
     *words = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        size_t n = utf8_decode(line, text, 128);
+        size_t n = utf8_decode(line, text, 1024);
         if (!n)
             continue;
         (*words)++;
@@ -224,6 +225,11 @@ static int count_words(fixture *fx, const char *features, int *words)
     }
     fclose(f);
     return same;
+}
+
+static int count_words(fixture *fx, const char *features, int *words)
+{
+    return count_lines(fx, "tests/graphite/awami_words.txt", features, words);
 }
 
 static void test_words_against_graphite2(void **state)
@@ -243,6 +249,24 @@ static void test_words_against_graphite2(void **state)
     assert_int_equal(same, AWAMI_WORDS);
 }
 
+/* The corpus lines of the conformance run (conform.toml): with kerning
+ * only (agca=1) every line is identical; with the defaults the count is
+ * pinned (KNOWN_DIFFERENCES.md KD-5). */
+static void test_corpus_lines(void **state)
+{
+    fixture *fx = *state;
+    int n1 = 0, n2 = 0;
+    int k1 = count_lines(fx, "corpus/texts/urdu.txt", "agca=1", &n1);
+    int k2 = count_lines(fx, "corpus/texts/arabic.txt", "agca=1", &n2);
+    print_message("kerning only: urdu %d / %d, arabic %d / %d\n", k1, n1, k2, n2);
+    assert_int_equal(k1, n1);
+    assert_int_equal(k2, n2);
+    int d1 = count_lines(fx, "corpus/texts/urdu.txt", "", &n1);
+    int d2 = count_lines(fx, "corpus/texts/arabic.txt", "", &n2);
+    print_message("defaults: urdu %d / %d, arabic %d / %d\n", d1, n1, d2, n2);
+    assert_int_equal(d1 + d2, AWAMI_LINES_IDENTICAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_shift_and_kern),
         cmocka_unit_test(test_kern_digit_pairs),
         cmocka_unit_test(test_words_against_graphite2),
+        cmocka_unit_test(test_corpus_lines),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

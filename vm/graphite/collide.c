@@ -190,8 +190,12 @@ int32_t grv_coll_get_attr(grv_seg *seg, int32_t s, uint32_t attr)
     case GRV_SLAT_COLFLAGS + 2: return (int32_t)c->lim_yi;
     case GRV_SLAT_COLFLAGS + 3: return (int32_t)c->lim_xa;
     case GRV_SLAT_COLFLAGS + 4: return (int32_t)c->lim_ya;
-    case GRV_SLAT_COLFLAGS + 5: return trunc_i(c->shiftx);
-    case GRV_SLAT_COLFLAGS + 6: return trunc_i(c->shifty);
+    /* COMPAT(graphite2): collision.shift reads the glyph's whole move so
+     * far (finished passes' offsets plus this pass's shift): measured,
+     * Awami's word-space rules after its kerning pass read the kern of the
+     * word before the space (every agca=1 corpus line depends on it) */
+    case GRV_SLAT_COLFLAGS + 5: return trunc_i(c->offx + c->shiftx);
+    case GRV_SLAT_COLFLAGS + 6: return trunc_i(c->offy + c->shifty);
     case GRV_SLAT_COLFLAGS + 7: return c->margin;
     case GRV_SLAT_COLFLAGS + 8: return c->margin_wt;
     case GRV_SLAT_COLFLAGS + 9: return c->excl_glyph;
