@@ -31,8 +31,8 @@
 
 #define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
 #define AWAMI_WORDS 327
-#define AWAMI_WORDS_IDENTICAL 248        /* default features (agca=3) */
-#define AWAMI_LINES_IDENTICAL 16         /* urdu.txt + arabic.txt, 41 lines */
+#define AWAMI_WORDS_IDENTICAL 277        /* default features (agca=3) */
+#define AWAMI_LINES_IDENTICAL 24         /* urdu.txt + arabic.txt, 41 lines */
 #define AWAMI_WORDS_IDENTICAL_KERN 327   /* agca=1: kerning only */
 
 static unsigned char *slurp(const char *path, size_t *size)
