@@ -2,8 +2,10 @@
  * through the load-time verifier grv_verify and, when both pieces are
  * accepted, the stack machine grv_run on a synthetic slot stream
  * (fuzz/synth/gr_synth.c), the way a pass runs one matched rule: the
- * constraint at every slot of the rule, then the action with the map
- * snapshot taken.  Parameters come from the input's 16 trailing bytes:
+ * constraint at every slot of the rule, then the action (without the
+ * temporary copies the Silf loader plans, vm/graphite/silf.c plan_copies;
+ * gr_font and gr_diff reach those).  Parameters come from the input's 16
+ * trailing bytes:
  *
  *   [0..1]  allocator configuration (fvfuzz_alloc_init)
  *   [2..3]  instructions of the code that form the constraint; the rest
@@ -80,15 +82,6 @@ static int32_t apply_rule(fvsynth_gr *f, grv_code cons, grv_code act, int sort, 
     if (m->status != GRV_FINISHED || (!ok && !always_act) || !act.code.len)
         return GRV_NIL;
     m->status = GRV_FINISHED;
-    uint32_t nu = seg->face->silf.num_user;
-    for (int k = -1; k < map->size; k++) {
-        int32_t e = grv_map_begin(map)[k];
-        if (e == GRV_NIL || grv_sl(seg, e) == NULL)
-            continue;
-        map->snap[k + 1] = seg->slots[e];
-        memcpy(map->snap_user + (size_t)(k + 1) * nu, seg->user + (size_t)e * nu,
-               nu * sizeof(int16_t));
-    }
     map->highpassed = 0;
     int mi = curr;
     int32_t is = GRV_NIL;
@@ -148,8 +141,8 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     v.pass_type = (flags & 7) % 5;
     v.rule_length = sort;
     v.pre_context = pre;
-    grv_code cons = {{in.payload, cons_len}, 0};
-    grv_code act = {{in.payload + cons_len, in.payload_len - cons_len}, (uint32_t)cons_len};
+    grv_code cons = {{in.payload, cons_len}, 0, NULL, 0};
+    grv_code act = {{in.payload + cons_len, in.payload_len - cons_len}, (uint32_t)cons_len, NULL, 0};
     fv_error err;
     int accepted = 1;
     if (cons.code.len) {

@@ -6,10 +6,9 @@
 
 void fvsynth_gr_face(fvsynth_gr *f, const fv_allocator *a)
 {
-    /* The rule map (with its 68 slot snapshots) and the machine's stack are
-     * 15 KB that every run would clear for nothing: fvsynth_gr_segment sets
-     * what the machine reads, and snapshots are written before use.  This
-     * memset was 10% of gr_code's time. */
+    /* The rule map and the machine's stack are KBs that every run would
+     * clear for nothing: fvsynth_gr_segment sets what the machine reads.
+     * This memset was 10% of gr_code's time. */
     memset(f, 0, offsetof(fvsynth_gr, map));
     fv_mem_init(&f->mem, a);
     fv_gr_face *face = &f->face;
@@ -122,7 +121,6 @@ int fvsynth_gr_segment(fvsynth_gr *f, const uint8_t *gids, int n, int rtl)
     m->context = 0;
     m->highpassed = 0;
     m->max_size = (int64_t)n * GRV_SEG_GROWTH;
-    m->snap_user = f->snap_user;
     m->highwater = GRV_NIL;
     f->m.seg = seg;
     f->m.map = m;

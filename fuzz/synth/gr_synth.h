@@ -46,7 +46,6 @@ typedef struct fvsynth_gr {
     /* Not cleared by fvsynth_gr_face (see there): keep these last. */
     grv_slotmap map;
     grv_machine m;
-    int16_t snap_user[(GRV_MAX_SLOTS + 4) * 2];
 } fvsynth_gr;
 
 /* Builds the face; library memory goes through `a`. */

@@ -26,7 +26,6 @@ typedef struct gr_fixture {
     grv_char chars[8];
     grv_slotmap map;
     grv_machine m;
-    int16_t snap_user[(GRV_MAX_SLOTS + 4) * 2];
 } gr_fixture;
 
 /* Face: 8 glyphs with advances 100*(g+1); 4 glyph attributes (attr a of
@@ -111,7 +110,6 @@ static inline void gr_fixture_seg(gr_fixture *f, const uint16_t *gids, int n)
     grv_map_begin(m)[m->size++] = GRV_NIL;
     m->context = 0;
     m->max_size = 64;
-    m->snap_user = f->snap_user;
     m->highwater = GRV_NIL;
     f->m.seg = seg;
     f->m.map = m;
@@ -127,18 +125,12 @@ static inline void gr_fixture_free(gr_fixture *f)
 static inline int32_t gr_run(gr_fixture *f, const uint8_t *code, size_t len, int action)
 {
     grv_code c;
+    memset(&c, 0, sizeof c);
     c.code.data = code;
     c.code.len = len;
     c.offset = 0;
     f->seg.cur_rule = 0;
     f->seg.in_constraint = !action;
-    if (action) {
-        for (int k = -1; k < f->map.size; k++) {
-            int32_t e = grv_map_begin(&f->map)[k];
-            if (e != GRV_NIL)
-                f->map.snap[k + 1] = f->seg.slots[e];
-        }
-    }
     int mi = 0;
     return grv_run(&f->m, c, &mi, 0, NULL);
 }

@@ -251,6 +251,35 @@ static void test_free_detaches(void **state)
     free(fb.data);
 }
 
+/* graphite2's temporary copies (F-16, measured with gr2fonttest on "abc"):
+ * "PutGlyph 0; PutCopy 0; Next; RetZero" changes slot 0 and then reads its
+ * own map entry, which the loader replaced by a copy made before the
+ * change: the glyph stays.  Without the trailing Next the slot is not below
+ * the action's Next count, no copy is made, and the glyph changes. */
+static void test_temporary_copies(void **state)
+{
+    const uint32_t text[] = {'a', 'b', 'c'};
+    const uint8_t with_next[] = {GRV_OP_PUT_GLYPH_8BIT_OBS, 0, GRV_OP_PUT_COPY, 0, GRV_OP_NEXT,
+                                 GRV_OP_RET_ZERO};
+    const uint8_t without[] = {GRV_OP_PUT_GLYPH_8BIT_OBS, 0, GRV_OP_PUT_COPY, 0,
+                               GRV_OP_RET_ZERO};
+    const struct {
+        const uint8_t *code;
+        size_t len;
+        uint32_t gid0;
+    } cases[] = {{with_next, sizeof with_next, 3}, {without, sizeof without, 5}};
+    for (size_t i = 0; i < 2; i++) {
+        font_buf fb = copy_font(state);
+        assert_true(patch_rule(&fb, 0, 0, 1, cases[i].code, cases[i].len));
+        fv_gr_segment *s = NULL;
+        assert_int_equal(shape(&fb, text, 3, 0, &s), FV_OK);
+        assert_int_equal(s->num_slots, 3);
+        assert_int_equal(s->slots[0].gid, cases[i].gid0);
+        seg_free(s);
+        free(fb.data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_chars_after_delete),
         cmocka_unit_test(test_garbage_collection_after_delete),
         cmocka_unit_test(test_free_detaches),
+        cmocka_unit_test(test_temporary_copies),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -82,6 +82,12 @@ enum {
 typedef struct grv_code {
     fv_span code;
     uint32_t offset;   /* offset of the code inside the Silf subtable */
+    /* Action code only: where graphite2's loader puts a temporary copy of
+     * the current slot into the rule map (before the opcode at each of
+     * these code offsets, ascending), so that later reads of that map entry
+     * see the slot as it was; NULL/0 for none (see silf.c plan_copies). */
+    const uint32_t *copies;
+    uint32_t num_copies;
 } grv_code;
 
 typedef struct grv_rule {
@@ -89,8 +95,8 @@ typedef struct grv_rule {
     uint8_t pre_context;
     grv_code constraint;  /* empty: always true */
     grv_code action;
-    uint8_t deletes;      /* action contains Delete (collect deleted slots after) */
-    uint8_t reads_src;    /* action reads source slots (PutSubs/PutCopy/Assoc) */
+    uint8_t deletes;      /* action contains Delete or makes temporary copies:
+                           * collect garbage after it */
 } grv_rule;
 
 typedef struct grv_pass {
@@ -287,10 +293,6 @@ typedef struct grv_seg {
  * `buf` is the slot before the first). */
 typedef struct grv_slotmap {
     int32_t buf[GRV_MAX_SLOTS + 4];
-    /* Each entry's slot (and user attributes) as it was when the action
-     * began: PutSubs, PutCopy and Assoc read their sources from here. */
-    grv_slot snap[GRV_MAX_SLOTS + 4];
-    int16_t *snap_user;   /* (GRV_MAX_SLOTS + 4) * num_user values, NULL if none */
     int size;            /* pushed entries */
     int context;         /* number of pre-context slots */
     int32_t highwater;

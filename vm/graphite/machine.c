@@ -37,14 +37,26 @@ static inline int32_t slot_at(vmregs *r, int off)
     return grv_map_begin(r->map)[i];
 }
 
-/* The state of the slot at map offset `off` when the action began (the live
- * slot for constraint code or entries the action has not seen). */
-static const grv_slot *snapshot(const vmregs *r, int off, int32_t src)
+/* graphite2's TEMP_COPY: the current slot's map entry becomes an unlinked
+ * copy of it (flagged copied, freed by the garbage collection after the
+ * action); the current slot itself goes on being changed.  No current slot,
+ * or no memory for the copy, stops the rule (graphite2 dies). */
+static int temp_copy(vmregs *r)
 {
-    int i = r->mapi + off;
-    if (!r->seg->in_constraint && i >= -1 && i < r->map->size && grv_map_begin(r->map)[i] == src)
-        return &r->map->snap[i + 1];
-    return &r->seg->slots[src];
+    grv_seg *seg = r->seg;
+    if (r->is == GRV_NIL)
+        return 0;
+    int32_t ns = grv_new_slot(seg); /* may move the pool */
+    if (ns == GRV_NIL)
+        return 0;
+    seg->slots[ns] = seg->slots[r->is];
+    seg->slots[ns].flags |= GRV_SF_COPIED;
+    uint32_t nu = seg->face->silf.num_user;
+    if (nu)
+        memcpy(seg->user + (size_t)ns * nu, seg->user + (size_t)r->is * nu, nu * sizeof(int16_t));
+    if (r->mapi >= -1 && r->mapi < GRV_MAX_SLOTS + 2)
+        grv_map_begin(r->map)[r->mapi] = ns;
+    return 1;
 }
 
 static void touch(grv_seg *seg, int32_t s)
@@ -115,6 +127,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
     const grv_silf *silf = &face->silf;
     fv_span s = code.code;
     uint32_t pc = 0;
+    uint32_t ci = 0; /* next planned temporary copy */
     int returned = 0;
     while (pc < s.len) {
         int op = s.data[pc];
@@ -130,6 +143,12 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             goto out;
         }
         const uint8_t *a = s.data + pc + 1;
+        while (ci < code.num_copies && code.copies[ci] <= pc) {
+            if (code.copies[ci++] == pc && !temp_copy(&r)) {
+                m->status = GRV_DIED_EARLY;
+                goto out;
+            }
+        }
         if (seg->op_counts)
             seg->op_counts[op]++;
         if (seg->trace) {
@@ -237,9 +256,9 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             }
             int32_t src = slot_at(&r, off);
             if (src != GRV_NIL && r.is != GRV_NIL) {
-                /* COMPAT(graphite2): the input class is matched against the
-                 * glyph the slot had when the rule started. */
-                uint32_t g = snapshot(&r, off, src)->gid;
+                /* the source is the map entry: a temporary copy when the
+                 * loader planned one (silf.c plan_copies) */
+                uint32_t g = seg->slots[src].gid;
                 int32_t idx = grv_class_index(silf, ic, g);
                 grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, oc, idx));
                 touch(seg, r.is);
@@ -255,13 +274,9 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
                         DIE;
                     grv_slot keep = *d;
-                    const grv_slot *src = snapshot(&r, off, ref);
-                    const int16_t *src_user = NULL;
-                    if (silf->num_user)
-                        src_user = src != &seg->slots[ref]
-                                       ? r.map->snap_user +
-                                             (size_t)(r.mapi + off + 1) * silf->num_user
-                                       : seg->user + (size_t)ref * silf->num_user;
+                    const grv_slot *src = &seg->slots[ref];
+                    const int16_t *src_user =
+                        silf->num_user ? seg->user + (size_t)ref * silf->num_user : NULL;
                     *d = *src;
                     d->child = GRV_NIL;
                     d->sibling = GRV_NIL;
@@ -356,7 +371,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 int32_t ts = slot_at(&r, (int8_t)ARG(1 + k));
                 if (ts == GRV_NIL)
                     continue;
-                const grv_slot *t = snapshot(&r, (int8_t)ARG(1 + k), ts);
+                const grv_slot *t = &seg->slots[ts];
                 if (mn == -1 || t->before < mn)
                     mn = t->before;
                 if (t->after > mx)

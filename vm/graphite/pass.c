@@ -233,16 +233,6 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 grv_slotmap *map = m->map;
                 int mi = map->context;
                 map->highpassed = 0;
-                uint32_t nu = seg->face->silf.num_user;
-                for (int mk = -1; r->reads_src && mk < map->size; mk++) {
-                    int32_t e = grv_map_begin(map)[mk];
-                    if (e == GRV_NIL)
-                        continue;
-                    map->snap[mk + 1] = seg->slots[e];
-                    if (nu)
-                        memcpy(map->snap_user + (size_t)(mk + 1) * nu, seg->user + (size_t)e * nu,
-                               nu * sizeof(int16_t));
-                }
                 int32_t is;
                 int32_t ret = grv_run(m, r->action, &mi, map->context, &is);
                 if (m->status != GRV_FINISHED) {
@@ -346,17 +336,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
     fsm->map.highwater = GRV_NIL;
     fsm->map.highpassed = 0;
     fsm->map.buf[0] = GRV_NIL;
-    fsm->map.snap_user = NULL;
     fsm->num_rules = 0;
-    if (silf->num_user) {
-        fsm->map.snap_user = fv_mem_array(seg->mem, (size_t)(GRV_MAX_SLOTS + 4) * silf->num_user,
-                                          sizeof(int16_t));
-        if (!fsm->map.snap_user) {
-            fv_mem_free(seg->mem, m);
-            fv_mem_free(seg->mem, fsm);
-            return FV_E_NOMEM;
-        }
-    }
     /* graphite2 creates the collision state once, after the characters
      * are associated and before the first positioning pass */
     if (!dobidi && first == silf->i_pos && (silf->flags & 0x20) && !seg->coll) {
@@ -413,7 +393,6 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         }
     }
 done:
-    fv_mem_free(seg->mem, fsm->map.snap_user);
     fv_mem_free(seg->mem, m);
     fv_mem_free(seg->mem, fsm);
     return st;

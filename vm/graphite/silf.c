@@ -48,24 +48,99 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
     return FV_OK;
 }
 
-/* Walks action code by opcode (arguments skipped) to note what it does. */
-static void analyse_action(grv_rule *r)
+#define GRV_NUM_CONTEXTS 256 /* graphite2's NUMCONTEXTS: slots an action's analysis tracks */
+
+/* graphite2's load-time analysis of action code, which decides where it
+ * inserts temporary copies (its TEMP_COPY): walking every opcode (dead code
+ * after a return included), `slotref` counts Next/CopyNext (Insert takes one
+ * back while it is >= 0); arriving at slot k with Next starts a fresh record
+ * for k whose copy point is the opcode after that Next (slot 0: the start).
+ * PutGlyph, PutSubs and Assoc (and PutCopy from another slot) mark the
+ * current slot changed; PutSubs and PutCopy mark their source slot
+ * referenced.  Every slot below the final slotref that is both changed and
+ * referenced gets a copy of the current slot into its map entry at its copy
+ * point, so later reads of that entry (PutCopy 0 included) see the slot as
+ * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
+ * (gr_diff F-16): "PutGlyph; PutCopy 0; Next; RetZero" leaves the glyph,
+ * without the trailing Next it changes it. */
+static fv_status plan_copies(fv_mem *mem, grv_rule *r)
 {
     fv_span c = r->action.code;
+    uint32_t at[GRV_NUM_CONTEXTS];
+    uint8_t changed[GRV_NUM_CONTEXTS], referenced[GRV_NUM_CONTEXTS];
+    memset(at, 0, sizeof at);
+    memset(changed, 0, sizeof changed);
+    memset(referenced, 0, sizeof referenced);
+    int slotref = 0;
     size_t pc = 0;
     while (pc < c.len) {
         int op = c.data[pc];
         if (op >= GRV_OP_COUNT)
             break;
-        if (op == GRV_OP_DELETE)
-            r->deletes = 1;
-        if (op == GRV_OP_PUT_SUBS || op == GRV_OP_PUT_SUBS_8BIT_OBS || op == GRV_OP_PUT_COPY ||
-            op == GRV_OP_ASSOC)
-            r->reads_src = 1;
         size_t n = grv_ops[op].args < 0 ? (pc + 1 < c.len ? 1u + c.data[pc + 1] : 0u)
                                         : (size_t)grv_ops[op].args;
+        int mark_changed = 0, ref = 0, has_ref = 0;
+        switch (op) {
+        case GRV_OP_DELETE:
+            r->deletes = 1;
+            break;
+        case GRV_OP_ASSOC:
+        case GRV_OP_PUT_GLYPH:
+        case GRV_OP_PUT_GLYPH_8BIT_OBS:
+            mark_changed = 1;
+            break;
+        case GRV_OP_PUT_SUBS:
+        case GRV_OP_PUT_SUBS_8BIT_OBS:
+            mark_changed = 1;
+            /* fall through */
+        case GRV_OP_PUT_COPY:
+            if (pc + 1 < c.len) {
+                ref = (int8_t)c.data[pc + 1];
+                has_ref = 1;
+                if (ref != 0)
+                    mark_changed = 1;
+            }
+            break;
+        case GRV_OP_NEXT:
+        case GRV_OP_COPY_NEXT:
+            slotref++;
+            if (slotref >= 0 && slotref < GRV_NUM_CONTEXTS) {
+                at[slotref] = (uint32_t)(pc + 1 + n);
+                changed[slotref] = referenced[slotref] = 0;
+            }
+            break;
+        case GRV_OP_INSERT:
+            if (slotref >= 0)
+                slotref--;
+            break;
+        default:
+            break;
+        }
+        if (mark_changed && slotref >= 0 && slotref < GRV_NUM_CONTEXTS)
+            changed[slotref] = 1;
+        if (has_ref && slotref + ref >= 0 && slotref + ref < GRV_NUM_CONTEXTS)
+            referenced[slotref + ref] = 1;
         pc += 1 + n;
     }
+    uint32_t end = slotref < 0 ? 0 : slotref > GRV_NUM_CONTEXTS ? GRV_NUM_CONTEXTS : (uint32_t)slotref;
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < end; k++)
+        count += changed[k] && referenced[k];
+    if (!count)
+        return FV_OK;
+    uint32_t *copies = fv_mem_array(mem, count, sizeof(uint32_t));
+    if (!copies)
+        return FV_E_NOMEM;
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < end; k++)
+        if (changed[k] && referenced[k])
+            copies[i++] = at[k];
+    /* ascending already: the records below the final slotref were started
+     * in order on its last climb (record 0 at offset 0) */
+    r->action.copies = copies;
+    r->action.num_copies = count;
+    r->deletes = 1;
+    return FV_OK;
 }
 
 static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
@@ -295,7 +370,10 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                         &r->action.code) != FV_OK) {
             SILF_FAIL(r->action.offset, "action code past the end of the table");
         }
-        analyse_action(r);
+        if (plan_copies(mem, r) != FV_OK) {
+            st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "copy plan");
+            goto fail;
+        }
     }
     /* Sort each success state's rules as graphite2 matches them. */
     for (uint32_t i = 0; i < p->num_success; i++) {
@@ -626,6 +704,8 @@ static void silf_free(fv_mem *mem, grv_silf *s)
             fv_mem_free(mem, p->start_states);
             fv_mem_free(mem, p->state_rule_off);
             fv_mem_free(mem, p->state_rules);
+            for (uint32_t k = 0; p->rules && k < p->num_rules; k++)
+                fv_mem_free(mem, (void *)(uintptr_t)p->rules[k].action.copies);
             fv_mem_free(mem, p->rules);
         }
     }
