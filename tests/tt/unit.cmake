@@ -29,3 +29,7 @@ foreach(t ${_fv_interp_tests})
   add_test(NAME test_interp_${t}_${_fv_other_dispatch} COMMAND test_interp_${t}_${_fv_other_dispatch}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endforeach()
+
+# Several threads hinting one face (one execution context and size each).
+find_package(Threads REQUIRED)
+fontvm_add_test(test_tt_threads ${CMAKE_CURRENT_LIST_DIR}/test_tt_threads.c LIBS Threads::Threads)

@@ -26,7 +26,9 @@ static void default_free(void *user, void *p, size_t size)
 
 void fv_mem_init(fv_mem *m, const fv_allocator *a)
 {
-    memset(m, 0, sizeof *m);
+    memset(&m->a, 0, sizeof m->a);
+    atomic_init(&m->live, 0);
+    atomic_init(&m->peak, 0);
     if (a)
         m->a = *a;
     if (!m->a.alloc || !m->a.free) {
@@ -43,15 +45,26 @@ void *fv_mem_alloc(fv_mem *m, size_t size)
     if (size > SIZE_MAX - sizeof(mem_header))
         return NULL;
     size_t total = size + sizeof(mem_header);
-    if (total > m->a.cap || m->live > m->a.cap - total)
-        return NULL;
+    /* Reserve the bytes against the cap first (compare-and-swap, so two
+     * threads cannot both pass the check with the last free bytes). */
+    size_t live = atomic_load_explicit(&m->live, memory_order_relaxed);
+    do {
+        if (total > m->a.cap || live > m->a.cap - total)
+            return NULL;
+    } while (!atomic_compare_exchange_weak_explicit(&m->live, &live, live + total,
+                                                    memory_order_relaxed, memory_order_relaxed));
     mem_header *h = m->a.alloc(m->a.user, total);
-    if (!h)
+    if (!h) {
+        atomic_fetch_sub_explicit(&m->live, total, memory_order_relaxed);
         return NULL;
+    }
     h->size = total;
-    m->live += total;
-    if (m->live > m->peak)
-        m->peak = m->live;
+    size_t now = live + total;
+    size_t peak = atomic_load_explicit(&m->peak, memory_order_relaxed);
+    while (now > peak && !atomic_compare_exchange_weak_explicit(&m->peak, &peak, now,
+                                                                memory_order_relaxed,
+                                                                memory_order_relaxed)) {
+    }
     return h + 1;
 }
 
@@ -76,6 +89,6 @@ void fv_mem_free(fv_mem *m, void *p)
         return;
     mem_header *h = (mem_header *)p - 1;
     size_t total = h->size;
-    m->live -= total;
+    atomic_fetch_sub_explicit(&m->live, total, memory_order_relaxed);
     m->a.free(m->a.user, h, total);
 }

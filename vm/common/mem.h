@@ -4,16 +4,19 @@
 #ifndef FV_COMMON_MEM_H
 #define FV_COMMON_MEM_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fontvm/alloc.h"
 #include "fontvm/error.h"
 
+/* `live` and `peak` are atomic: the sizes and execution contexts of one
+ * font may allocate from several threads at once (fontvm/tt.h). */
 typedef struct fv_mem {
-    fv_allocator a;     /* resolved: alloc/free never NULL, cap never 0 */
-    size_t live;        /* bytes currently allocated (payload + headers) */
-    size_t peak;        /* high-water mark of `live` */
+    fv_allocator a;        /* resolved: alloc/free never NULL, cap never 0 */
+    _Atomic size_t live;   /* bytes currently allocated (payload + headers) */
+    _Atomic size_t peak;   /* high-water mark of `live` */
 } fv_mem;
 
 void fv_mem_init(fv_mem *m, const fv_allocator *a);

@@ -138,5 +138,10 @@ FV_API const char *fv_font_style(const fv_font *font)
 
 FV_API size_t fv_font_peak_memory(const fv_font *font)
 {
-    return font->mem.peak;
+    return atomic_load(&font->mem.peak);
+}
+
+FV_API size_t fv_font_memory_in_use(const fv_font *font)
+{
+    return atomic_load(&font->mem.live);
 }

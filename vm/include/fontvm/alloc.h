@@ -13,7 +13,11 @@ extern "C" {
 #endif
 
 typedef struct fv_allocator {
-    /* Both may be NULL: the C library's malloc/free are used. */
+    /* Both may be NULL: the C library's malloc/free are used.  When the
+     * objects of one font are used from several threads (one execution
+     * context per thread), these are called from those threads: they must
+     * be thread-safe, as malloc/free are.  The cap is kept exactly under
+     * concurrent use. */
     void *(*alloc)(void *user, size_t size);
     void (*free)(void *user, void *ptr, size_t size);
     void *user;

@@ -41,6 +41,8 @@ FV_API const char *fv_font_family(const fv_font *font);
 FV_API const char *fv_font_style(const fv_font *font);
 /* Peak bytes allocated for this font so far (parsed tables and state). */
 FV_API size_t fv_font_peak_memory(const fv_font *font);
+/* Bytes allocated for this font now (everything made from it, until freed). */
+FV_API size_t fv_font_memory_in_use(const fv_font *font);
 
 FV_API const char *fv_version(void);
 
