@@ -884,13 +884,20 @@ static int shifter_merge(grv_seg *seg, shifter *sc, uint16_t gid, float ox, floa
                     break;
                 }
                 case SEQ_LEFTDOWN: {
+                    /* COMPAT(graphite2): measured on Awami's 327 corpus
+                     * words (tests/graphite/test_gr_collide.c), the
+                     * left-down order takes its below limit and its below
+                     * region from the right-up geometry: the limit is
+                     * xlimit past the neighbour's right edge plus half the
+                     * glyph's width, and the below region lies right of it
+                     * (inside the removed region), not left */
                     float r1x = cs->above_xoff + 0.5f * (bb.xi + bb.xa) + sx;
-                    float r3x = cs->below_xlim + bb.xi + sx - 0.5f * (tbb.xa - tbb.xi);
+                    float r3x = cs->below_xlim + bb.xa + sx + 0.5f * (tbb.xa - tbb.xi);
                     float r2y = 0.5f * (bb.yi + bb.ya) + sy;
                     add_box_slope(sc, 1, mkbox(r1x, r2y, xpinf, ypinf), tbb, tsb, orgx, orgy, 0,
                                   above_wt, 0, i);
                     remove_box(sc, mkbox(r3x, yminf, xpinf, r2y), tbb, tsb, orgx, orgy, i);
-                    add_box_slope(sc, 1, mkbox(xminf, yminf, r3x, r2y - cs->valign_ht), tbb, tsb,
+                    add_box_slope(sc, 1, mkbox(r3x, yminf, xpinf, r2y - cs->valign_ht), tbb, tsb,
                                   orgx, orgy, below_wt, 0, 0, i);
                     add_box_slope(sc, 0, mkbox(xminf, r2y, sx + bb.xa, r2y + cs->valign_ht), tbb,
                                   tsb, orgx, orgy, 0, valign_wt, 1, i);
