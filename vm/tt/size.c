@@ -72,6 +72,17 @@ static fv_status run_fpgm(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
     return tt_execute(&c, TT_RANGE_FONT);
 }
 
+/* COMPAT(freetype): a new execution context starts with the subpixel
+ * lean, grayscale ClearType and (v35) grayscale flags off; the first load
+ * that wants any of them on re-executes prep (tt_loader_init), so prep runs
+ * twice for v40, v40-lcd and v35 (grayscale: every target but MONO), once
+ * for v40-mono.  Measured against FreeType 2.12.1: tt_diff findings F-3
+ * (v40) and F-13 (v35). */
+static int prep_reruns(const fv_tt_size *s)
+{
+    return s->mode.subpixel_lean || s->mode.grayscale_cleartype || s->mode.grayscale;
+}
+
 static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err, int fresh)
 {
     const sfnt_font *sf = s->face->sf;
@@ -89,10 +100,11 @@ static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err, int fres
     fv_status st = FV_OK;
     tt_ctx c;
     tt_ctx_init(&c, s, ex, err);
-    if (fresh && (s->mode.subpixel_lean || s->mode.grayscale_cleartype)) {
+    if (fresh && prep_reruns(s)) {
         /* COMPAT(freetype): the first prep run uses the new exec context's
-         * flags (lean/cleartype off); tt_loader_init then re-runs it with
-         * the load's flags, keeping storage and twilight (see caller). */
+         * flags (lean, cleartype and grayscale off); tt_loader_init then
+         * re-runs it with the load's flags, keeping storage and twilight
+         * (see caller). */
         memset(&c.mode, 0, sizeof c.mode);
         c.mode.v40 = s->mode.v40;
     }
@@ -187,9 +199,10 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     s->ready = run_fpgm(s, exec, &perr);
     if (s->ready == FV_OK)
         s->ready = run_prep(s, exec, &perr, 1);
-    /* COMPAT(freetype): a change of the lean/cleartype flags re-executes
-     * prep (only the CVT is rescaled); a failing first run fails the size. */
-    if (s->ready == FV_OK && (s->mode.subpixel_lean || s->mode.grayscale_cleartype))
+    /* COMPAT(freetype): a change of the lean/cleartype/grayscale flags
+     * re-executes prep (only the CVT is rescaled); a failing run fails the
+     * size. */
+    if (s->ready == FV_OK && prep_reruns(s))
         s->ready = run_prep(s, exec, &perr, 0);
     if (s->ready == FV_E_NOMEM)
         goto nomem;
