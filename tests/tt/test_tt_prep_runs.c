@@ -1,5 +1,5 @@
 /* How often prep runs, against FreeType 2.12.1 (tt_diff findings F-3 and
- * F-13): a size's first prep run sees a fresh execution context (subpixel
+ * F-17): a size's first prep run sees a fresh execution context (subpixel
  * lean, grayscale ClearType and v35 grayscale off), and the first glyph
  * load re-runs prep with its own flags, keeping storage and twilight — so
  * prep runs twice in v35, v40 and v40-lcd, once in v40-mono, and a failing

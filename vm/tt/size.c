@@ -77,7 +77,7 @@ static fv_status run_fpgm(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)
  * that wants any of them on re-executes prep (tt_loader_init), so prep runs
  * twice for v40, v40-lcd and v35 (grayscale: every target but MONO), once
  * for v40-mono.  Measured against FreeType 2.12.1: tt_diff findings F-3
- * (v40) and F-13 (v35). */
+ * (v40) and F-17 (v35). */
 static int prep_reruns(const fv_tt_size *s)
 {
     return s->mode.subpixel_lean || s->mode.grayscale_cleartype || s->mode.grayscale;
