@@ -1,15 +1,17 @@
-/* Moves along a freedom vector with one component exactly 1.0 against
- * FreeType 2.12.1 (tt_diff finding F-12, corpus/tt_diff/regress/, composite
- * glyph at 14 ppem): when F_dot_P is exactly 1.0 and the freedom vector is
- * (small, 0x4000) or (0x4000, small) — SFVTL on a long, nearly vertical or
- * horizontal line normalises to that — FreeType moves and touches along
- * that axis only.  Every case is hinted by fontvm and by the real
- * FreeType, and both must agree. */
+/* Which move FreeType 2.12.1 makes (tt_diff findings F-12 and F-18): when
+ * F_dot_P is exactly 1.0 and the freedom vector is (small, 0x4000) or
+ * (0x4000, small) — SFVTL on a long, nearly vertical or horizontal line
+ * normalises to that — FreeType moves and touches along that axis only;
+ * when F_dot_P was clamped to 1.0 (freedom and projection vectors at right
+ * angles) it makes the general move, distance * fv / F_dot_P, which wraps
+ * for distances of 2^50 and more.  Every case is hinted by fontvm and by
+ * the real FreeType, and both must agree. */
 #include "synth_diff.h"
 
-enum { SVTCA_Y = 0x00, SVTCA_X = 0x01, SPVTCA_Y = 0x02, SPVTCA_X = 0x03, SFVTL0 = 0x08,
-       GFV = 0x0D, SWAP = 0x23, IUP_Y = 0x30, IUP_X = 0x31, SHPIX = 0x38, SCFS = 0x48,
-       ADD = 0x60 };
+enum { SVTCA_Y = 0x00, SVTCA_X = 0x01, SPVTCA_Y = 0x02, SPVTCA_X = 0x03, SFVTCA_Y = 0x04,
+       SFVTL0 = 0x08, GFV = 0x0D, SRP0 = 0x10, SWAP = 0x23, IUP_Y = 0x30, IUP_X = 0x31,
+       SHPIX = 0x38, GC0 = 0x46, SCFS = 0x48, ADD = 0x60, DIV = 0x62, MUL = 0x63,
+       MDRP_RND = 0xC4 };
 
 static const fv_tt_mode all_modes[] = {FV_TT_V35, FV_TT_V40, FV_TT_V40_MONO, FV_TT_V40_LCD};
 
@@ -119,11 +121,49 @@ static void test_move_one_axis(void **state)
     }
 }
 
+/* Point 2 at x = 32767^5 / 64^4 (2^51) as rp0, projection on x, freedom
+ * on y (F_dot_P 0, clamped to 1.0): MDRP point 4 moves it in y by about
+ * -2^51, through the general move; its y / 2^32 goes into point 5. */
+static void test_clamped_general_move(void **state)
+{
+    (void)state;
+    sd_code g = {0};
+    sd_op(&g, SVTCA_X);
+    sd_push(&g, 2);
+    sd_push(&g, 32767);
+    for (int i = 0; i < 4; i++) {
+        sd_push(&g, 32767);
+        sd_op(&g, MUL);
+    }
+    sd_op(&g, SCFS);
+    sd_push(&g, 2);
+    sd_op(&g, SRP0);
+    sd_op(&g, SFVTCA_Y);
+    sd_op(&g, SPVTCA_X);
+    sd_push(&g, 4);
+    sd_op(&g, MDRP_RND);
+    sd_op(&g, SVTCA_Y);
+    sd_push(&g, 5);
+    sd_push(&g, 4);
+    sd_op(&g, GC0);
+    for (int i = 0; i < 4; i++) {
+        sd_push(&g, 16384);
+        sd_op(&g, DIV); /* a * 64 / 16384 */
+    }
+    sd_op(&g, SCFS);
+    sd_result r;
+    run_all_modes(&g, &r);
+    /* The wrapped move: 2^50 less than the plain sum (524208 * 2^32). */
+    assert_int_equal(r.fv.y[5], 262064);
+    sd_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectors),
         cmocka_unit_test(test_move_one_axis),
+        cmocka_unit_test(test_clamped_general_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -140,19 +140,23 @@ int64_t tt_dualproj(const tt_ctx *c, int64_t dx, int64_t dy)
                        c->gs.dv_x, c->gs.dv_y);
 }
 
-/* COMPAT(freetype): when F_dot_P is exactly 1.0 and one component of the
- * freedom vector is exactly 1.0 (0x4000), FreeType moves along that axis
- * only (its Direct_Move_X / Direct_Move_Y) and touches that axis only —
- * even when the other component is not 0: SFVTL on a long, nearly
- * vertical line normalises to e.g. (-38, 0x4000).  Measured against
- * FreeType 2.12.1 (tt_diff finding F-12). */
+/* COMPAT(freetype): FreeType picks its move function from F_dot_P before
+ * clamping it (tt_compute_funcs): when F_dot_P is exactly 1.0 and one
+ * component of the freedom vector is exactly 1.0 (0x4000), it moves along
+ * that axis only (Direct_Move_X / Direct_Move_Y) and touches that axis
+ * only, even when the other component is not 0 (SFVTL on a long, nearly
+ * vertical line normalises to e.g. (-38, 0x4000)); every other case,
+ * including a clamped F_dot_P, goes through the general move, whose
+ * distance * fv / F_dot_P wraps like FreeType's for |distance| >= 2^50.
+ * Measured against FreeType 2.12.1 (tt_diff findings F-12, F-18). */
 static int move_axis(const tt_ctx *c)
 {
-    if (c->f_dot_p != 0x4000)
-        return 0;
-    if (c->gs.fv_x == 0x4000)
-        return 1;
-    return c->gs.fv_y == 0x4000 ? 2 : 0;
+    const tt_gs *g = &c->gs;
+    if (g->fv_x == 0x4000) /* unclamped F_dot_P is pv.x */
+        return g->pv_x == 0x4000 ? 1 : 0;
+    if (g->fv_y == 0x4000) /* unclamped F_dot_P is pv.y */
+        return g->pv_y == 0x4000 ? 2 : 0;
+    return 0;
 }
 
 void tt_move(tt_ctx *c, tt_zone *z, uint32_t p, int64_t distance)
