@@ -36,7 +36,7 @@ struct fv_tt_exec {
     tt_zone_buf load_zone;
     int64_t *cvt_copy, *storage_copy; /* copy-on-write buffers (cvt.c) */
     uint32_t cvt_copy_len, storage_copy_len;
-    sfnt_glyph load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1];
+    sfnt_glyph *load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1]; /* made on first use */
 };
 
 /* Runs the program in range `range` from its start (TT_RunIns).  The

@@ -341,8 +341,12 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
     fv_error e;
     if (depth > SFNT_MAX_COMPOSITE_DEPTH)
         return fail(L, FV_E_COMPOSITE_DEPTH, gid, NULL);
-    /* One parsed glyph per nesting level, kept by the context for reuse. */
-    sfnt_glyph *g = &L->c.ex->load_glyphs[depth];
+    /* One parsed glyph per nesting level, kept by the context for reuse
+     * (made when the level is first reached: levels are reached in order). */
+    sfnt_glyph **slot = &L->c.ex->load_glyphs[depth];
+    if (*slot == NULL && (*slot = fv_mem_calloc(L->mem, sizeof **slot)) == NULL)
+        return fail(L, FV_E_NOMEM, gid, NULL);
+    sfnt_glyph *g = *slot;
     if (sfnt_glyph_reload(L->sf, gid, L->mem, g, &e) != FV_OK) {
         if (L->err)
             *L->err = e;

@@ -31,36 +31,21 @@ const uint16_t tt_stack_effects[256] = {
 #undef X
 };
 
-/* Binary search over the ranges, which opcodes.def lists in opcode order
- * (the interpreter copies the result into a dense per-context table). */
-static const tt_opinfo *lookup(uint8_t op)
-{
-    static const tt_opinfo ranges[] = {
+/* The dense table: each byte of each range gets the range's facts;
+ * undefined opcodes stay { NULL, 0, ... } (name NULL). */
+#define TT_OPINFO_AT(f, e) [(f)] = e,
 #define X(m, first, bits, pops, pushes, inl, fam) \
-    { #m, first, bits, pops, pushes, TT_INLINE_##inl, TT_FAM_##fam },
+    TT_EACH_##bits(first, TT_OPINFO_AT,            \
+                   ((tt_opinfo){#m, first, bits, pops, pushes, TT_INLINE_##inl, TT_FAM_##fam}))
+static const tt_opinfo opinfo_table[256] = {
 #include "tt/opcodes.def"
+};
 #undef X
-    };
-    size_t lo = 0, hi = sizeof ranges / sizeof ranges[0];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        unsigned first = ranges[mid].first;
-        unsigned end = first + (1u << ranges[mid].flag_bits);
-        if (op < first)
-            hi = mid;
-        else if (op >= end)
-            lo = mid + 1;
-        else
-            return &ranges[mid];
-    }
-    return NULL;
-}
+#undef TT_OPINFO_AT
 
 const tt_opinfo *tt_opinfo_get(uint8_t op)
 {
-    static const tt_opinfo undefined = { NULL, 0, 0, 0, 0, TT_INLINE_NONE, TT_FAM_NONE };
-    const tt_opinfo *r = lookup(op);
-    return r ? r : &undefined;
+    return &opinfo_table[op];
 }
 
 const char *tt_opcode_name(uint8_t op)
