@@ -107,6 +107,18 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
         goto out;                                            \
     } while (0)
 
+/* Fixed argument bytes of each opcode, from opcodes.def, in one byte (the
+ * run-time decode reads only this): OP_VARIABLE for Assoc (a count byte,
+ * then that many), OP_REFUSED for unimplemented opcodes (the verifier
+ * refuses them and unknown ones at load; the machine checks again). */
+enum { OP_REFUSED = 0xFE, OP_VARIABLE = 0xFF };
+static const uint8_t op_args[GRV_OP_COUNT] = {
+#define X(name, code, args, pops, pushes, where, fmt) \
+    [code] = (uint8_t)(((where) & GRV_UNIMPL) ? OP_REFUSED : (args) < 0 ? OP_VARIABLE : (args)),
+#include "graphite/opcodes.def"
+#undef X
+};
+
 int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_out)
 {
     vmregs r;
@@ -127,31 +139,37 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
     const grv_silf *silf = &face->silf;
     fv_span s = code.code;
     uint32_t pc = 0;
-    uint32_t ci = 0; /* next planned temporary copy */
+    uint32_t ci = 0; /* next planned temporary copy, at offset next_copy */
+    uint32_t next_copy = code.num_copies ? code.copies[0] : UINT32_MAX;
     int returned = 0;
+    const int instrumented = seg->op_counts != NULL || seg->trace != NULL;
     while (pc < s.len) {
         int op = s.data[pc];
-        if (op >= GRV_OP_COUNT || (grv_ops[op].where & GRV_UNIMPL)) {
-            m->status = GRV_DIED_EARLY;
-            goto out;
+        uint32_t nargs = op < GRV_OP_COUNT ? op_args[op] : OP_REFUSED;
+        if (nargs >= OP_REFUSED) {
+            if (nargs != OP_VARIABLE) {
+                m->status = GRV_DIED_EARLY;
+                goto out;
+            }
+            nargs = pc + 1 < s.len ? 1u + s.data[pc + 1] : 1u;
         }
-        uint32_t nargs = grv_ops[op].args < 0
-                             ? (pc + 1 < s.len ? 1u + s.data[pc + 1] : 1u)
-                             : (uint32_t)grv_ops[op].args;
         if ((uint64_t)pc + 1 + nargs > s.len) {
             m->status = GRV_DIED_EARLY;
             goto out;
         }
         const uint8_t *a = s.data + pc + 1;
-        while (ci < code.num_copies && code.copies[ci] <= pc) {
-            if (code.copies[ci++] == pc && !temp_copy(&r)) {
-                m->status = GRV_DIED_EARLY;
-                goto out;
+        if (pc >= next_copy) {
+            while (ci < code.num_copies && code.copies[ci] <= pc) {
+                if (code.copies[ci++] == pc && !temp_copy(&r)) {
+                    m->status = GRV_DIED_EARLY;
+                    goto out;
+                }
             }
+            next_copy = ci < code.num_copies ? code.copies[ci] : UINT32_MAX;
         }
-        if (seg->op_counts)
+        if (instrumented && seg->op_counts)
             seg->op_counts[op]++;
-        if (seg->trace) {
+        if (instrumented && seg->trace) {
             fv_gr_trace_event ev;
             memset(&ev, 0, sizeof ev);
             ev.kind = FV_GR_TRACE_OP;
