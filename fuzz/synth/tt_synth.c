@@ -31,8 +31,15 @@ static void w32(wbuf *b, uint32_t v)
 }
 static void wbytes(wbuf *b, const uint8_t *d, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        w8(b, d[i]);
+    /* As n calls of w8, in one copy (programs are most of a font's bytes). */
+    size_t room = b->cap - b->len;
+    if (n > room) {
+        n = room;
+        b->overflow = 1;
+    }
+    if (n > 0)
+        memcpy(b->p + b->len, d, n);
+    b->len += n;
 }
 static void walign(wbuf *b)
 {
