@@ -28,21 +28,28 @@ int64_t tt_current_ppem(tt_ctx *c)
     return c->m.ppem;
 }
 
+/* Copy-on-write of an array (the CVT or the storage area) for the running
+ * glyph program: *arr becomes *copy (made on first use, kept by the
+ * execution context across loads: glyph.c) holding the same n values. */
+static fv_status own_array(tt_ctx *c, int64_t **arr, int64_t **copy, uint32_t n, int *is_copy)
+{
+    if (*copy == NULL && n > 0) {
+        *copy = fv_mem_array(c->mem, n, sizeof(int64_t));
+        if (*copy == NULL)
+            return tt_fail(c, FV_E_NOMEM, INT64_MIN);
+    }
+    if (n > 0)
+        memcpy(*copy, *arr, (size_t)n * sizeof(int64_t));
+    *arr = *copy;
+    *is_copy = 1;
+    return FV_OK;
+}
+
 static fv_status own_cvt(tt_ctx *c)
 {
     if (c->ini_range != TT_RANGE_GLYPH || c->cvt_is_copy)
         return FV_OK;
-    if (c->cvt_copy == NULL && c->cvt_size > 0) {
-        /* Filled by the memcpy below; reused across loads (glyph.c). */
-        c->cvt_copy = fv_mem_array(c->mem, c->cvt_size, sizeof(int64_t));
-        if (!c->cvt_copy)
-            return tt_fail(c, FV_E_NOMEM, INT64_MIN);
-    }
-    if (c->cvt_size > 0)
-        memcpy(c->cvt_copy, c->cvt, (size_t)c->cvt_size * sizeof(int64_t));
-    c->cvt = c->cvt_copy;
-    c->cvt_is_copy = 1;
-    return FV_OK;
+    return own_array(c, &c->cvt, &c->cvt_copy, c->cvt_size, &c->cvt_is_copy);
 }
 
 int64_t tt_cvt_read_stretched(tt_ctx *c, uint32_t i)
@@ -82,14 +89,5 @@ fv_status tt_cvt_move(tt_ctx *c, uint32_t i, int64_t delta)
 
 fv_status tt_storage_own(tt_ctx *c)
 {
-    if (c->storage_copy == NULL && c->storage_size > 0) {
-        c->storage_copy = fv_mem_array(c->mem, c->storage_size, sizeof(int64_t));
-        if (!c->storage_copy)
-            return tt_fail(c, FV_E_NOMEM, INT64_MIN);
-    }
-    if (c->storage_size > 0)
-        memcpy(c->storage_copy, c->storage, (size_t)c->storage_size * sizeof(int64_t));
-    c->storage = c->storage_copy;
-    c->storage_is_copy = 1;
-    return FV_OK;
+    return own_array(c, &c->storage, &c->storage_copy, c->storage_size, &c->storage_is_copy);
 }
