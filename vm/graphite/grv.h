@@ -32,6 +32,13 @@
 #define GRV_MAX_TEXT 1000000u
 #define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */     /* code points per segment (memory bound, not in graphite2) */
 #define GRV_JUSTIFY_ROUNDS 1000   /* level-0 justification retries (graphite2: unbounded loop) */
+/* Steps of one pass's rule loop: every slot that can exist (the stream plus
+ * its insert budget) is passed at most maxRuleLoop (>= 1 after loading)
+ * times before the loop is forced on, so more steps mean no progress.  A
+ * defensive bound (graphite2 has none): only a circular slot stream, which
+ * no known input makes, could reach it. */
+#define GRV_PASS_STEPS(slots, max_rule_loop) \
+    (((uint64_t)(slots) + 2) * ((uint64_t)(max_rule_loop) + 2))
 
 #define GRV_NIL (-1)
 

@@ -293,7 +293,18 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
         map->highwater = seg->slots[s].next;
         map->highpassed = 0;
         int lc = p->max_rule_loop;
+        uint64_t budget = GRV_PASS_STEPS((uint64_t)(seg->slot_count > 0 ? seg->slot_count : 0) +
+                                             (uint64_t)(map->max_size > 0 ? map->max_size : 0),
+                                         p->max_rule_loop);
         do {
+            if (budget-- == 0) {
+                fv_error_clear(err);
+                err->kind = FV_E_GR_BUDGET;
+                err->program = FV_PROG_GR_PASS;
+                snprintf(err->detail, sizeof err->detail,
+                         "pass %u: rule loop makes no progress (step budget)", pi);
+                return FV_E_GR_BUDGET;
+            }
             find_and_do_rule(seg, p, pi, m, fsm, &s);
             if (m->status != GRV_FINISHED)
                 goto machine_fail;
