@@ -23,8 +23,16 @@
  *   (gr_slot_advance_Y: zero unless a rule set it, e.g. Padauk's hsln) and
  *   its y_offset its origin less the y_advances of the slots before it in
  *   segment order (found on peer Padauk, hsln=1).
- * - Values are rounded to integers as HarfBuzz does at scale = upem. */
-#include <math.h>
+ * - Integers (scale = upem): every value is truncated toward zero, not
+ *   rounded, and the cluster advances are truncated as they are made, so
+ *   the pen that the next advance is measured from carries the fractions
+ *   dropped so far.  Right to left, the pen starts at the segment advance
+ *   truncated, but the first cluster's advance is measured from the
+ *   segment advance itself.  Offsets are the glyph origin less the
+ *   (integer) pen, truncated.  Found on Awami Nastaliq, whose collision
+ *   shifts and kerns are fractional (41/41 lines both ways, where rounding
+ *   matched 1/41); every other corpus font has integer positions, where
+ *   truncating and rounding agree. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +41,21 @@
 typedef struct cluster {
     size_t base_char, num_chars;
     size_t base_glyph, num_glyphs;
-    double advance;
+    int64_t advance;
 } cluster;
 
-static int32_t rnd(double v)
+/* A font-unit value as HarfBuzz stores it: truncated toward zero.  Inputs
+ * come from either engine's segment (fuzzed by gr_diff), so a value outside
+ * int32_t or NaN is clamped instead of converted (that conversion is UB). */
+static int32_t trunc_pos(double v)
 {
-    return (int32_t)lround(v);
+    if (!(v == v))
+        return 0;
+    if (v >= 2147483647.0)
+        return INT32_MAX;
+    if (v <= -2147483648.0)
+        return INT32_MIN;
+    return (int32_t)v;
 }
 
 int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
@@ -59,8 +76,10 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
     /* The running pen: HarfBuzz moves it by the whole advance of the
      * cluster being closed, not by the increment just added, so a cluster
      * merged back and then closed again leaves the pen ahead of the glyphs
-     * until the next cluster corrects it.  Reproduced, not "fixed". */
-    double pen = rtl ? run->advance_x : 0.0;
+     * until the next cluster corrects it.  Reproduced, not "fixed".  It
+     * moves by truncated advances only, so after the start it stays at the
+     * segment advance's integer part plus or minus whole units. */
+    double pen = rtl ? (double)trunc_pos(run->advance_x) : 0.0;
     size_t ci = 0;
     for (size_t i = 0; i < n; i++) {
         const grc_glyph *g = &run->glyphs[i];
@@ -73,8 +92,9 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             ci--;
         }
         if (i == 0 && rtl) {
-            cl[0].advance = pen - g->x;
-            pen -= cl[0].advance;
+            /* From the segment advance itself, not the truncated pen. */
+            cl[0].advance = trunc_pos(run->advance_x - g->x);
+            pen -= (double)cl[0].advance;
         }
         if (g->insert && cl[ci].num_chars && before >= cl[ci].base_char + cl[ci].num_chars) {
             cluster *c = &cl[ci + 1];
@@ -83,12 +103,12 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             c->base_glyph = i;
             c->num_glyphs = 0;
             if (rtl) {
-                c->advance = pen - g->x;
-                pen -= c->advance;
+                c->advance = trunc_pos(pen - g->x);
+                pen -= (double)c->advance;
             } else {
                 c->advance = 0;
-                cl[ci].advance += g->x - pen;
-                pen += cl[ci].advance;
+                cl[ci].advance += trunc_pos(g->x - pen);
+                pen += (double)cl[ci].advance;
             }
             ci++;
         }
@@ -105,19 +125,19 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
     double ypen = 0;
     for (size_t i = 0; i < n; i++) {
         yoff[i] = run->glyphs[i].y - ypen;
-        ypen += rnd(run->glyphs[i].advance_y);
+        ypen += trunc_pos(run->glyphs[i].advance_y);
     }
     size_t nclusters = n ? ci + 1 : 0;
     /* The last cluster runs to the segment's end: its advance in LTR, the
      * left edge (0) in RTL. */
     if (nclusters && !rtl)
-        cl[ci].advance += run->advance_x - pen;
+        cl[ci].advance += trunc_pos(run->advance_x - pen);
     else if (nclusters)
-        cl[ci].advance += pen;
+        cl[ci].advance += trunc_pos(pen);
     /* Emit in visual order; offsets are relative to the pen, which moves by
      * each glyph's advance (only a cluster's first glyph has one). */
     size_t o = 0;
-    double x = 0;
+    int64_t x = 0;
     for (size_t k = 0; k < nclusters; k++) {
         const cluster *cc = &cl[rtl ? nclusters - 1 - k : k];
         for (size_t j = 0; j < cc->num_glyphs && o < n && cc->base_glyph + j < n; j++, o++) {
@@ -126,11 +146,11 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
             h->gid = g->gid;
             h->slot = (int32_t)(cc->base_glyph + j);
             h->cluster = (uint32_t)cc->base_char;
-            h->x_offset = rnd(g->x - x);
-            h->y_offset = rnd(yoff[cc->base_glyph + j]);
-            h->y_advance = rnd(g->advance_y);
+            h->x_offset = trunc_pos(g->x - (double)x);
+            h->y_offset = trunc_pos(yoff[cc->base_glyph + j]);
+            h->y_advance = trunc_pos(g->advance_y);
             if (j == 0) {
-                h->x_advance = rnd(cc->advance);
+                h->x_advance = trunc_pos((double)cc->advance);
                 x += cc->advance;
             }
         }

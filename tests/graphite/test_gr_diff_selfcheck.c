@@ -139,6 +139,26 @@ static void test_vertical_advance(void **state)
                      3667);
 }
 
+/* Awami Nastaliq's collision shifts and kerns are fractional: HarfBuzz
+ * truncates (advances as they are made, offsets against the integer pen),
+ * where rounding matched 1 of its 41 corpus lines.  Both directions and
+ * the collision settings (agca 3 default, 1 kerning only, 0 off). */
+static void test_fractional_positions(void **state)
+{
+    (void)state;
+    const char *awami = "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf";
+    FILE *f = fopen(awami, "rb");
+    if (!f)
+        skip();
+    fclose(f);
+    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
+    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 1, 100000), 18);
+    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 0, 0, 100000), 23);
+    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 0, 100000), 18);
+    assert_int_equal(check_features(awami, 0, "corpus/texts/urdu.txt", 0, 1, 100000, "agca=1"), 18);
+    assert_int_equal(check_features(awami, 0, "corpus/texts/arabic.txt", 0, 1, 100000, "agca=0"), 23);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_rtl_arabic),
         cmocka_unit_test(test_other_scripts),
         cmocka_unit_test(test_vertical_advance),
+        cmocka_unit_test(test_fractional_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
