@@ -142,7 +142,8 @@ static void test_vertical_advance(void **state)
 /* Awami Nastaliq's collision shifts and kerns are fractional: HarfBuzz
  * truncates (advances as they are made, offsets against the integer pen),
  * where rounding matched 1 of its 41 corpus lines.  Both directions and
- * the collision settings (agca 3 default, 1 kerning only, 0 off). */
+ * the collision settings (agca 3 default, 1 kerning only, 0 off), lines
+ * and single words. */
 static void test_fractional_positions(void **state)
 {
     (void)state;
@@ -157,6 +158,11 @@ static void test_fractional_positions(void **state)
     assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 0, 100000), 18);
     assert_int_equal(check_features(awami, 0, "corpus/texts/urdu.txt", 0, 1, 100000, "agca=1"), 18);
     assert_int_equal(check_features(awami, 0, "corpus/texts/arabic.txt", 0, 1, 100000, "agca=0"), 23);
+    /* One word a line: the first cluster's advance (truncated segment
+     * advance less truncated origin) shows on short segments. */
+    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 0, 1, 100000), 327);
+    assert_int_equal(check_features(awami, 0, "tests/graphite/awami_words.txt", 0, 1, 100000, "agca=1"), 327);
+    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 0, 0, 100000), 327);
 }
 
 int main(void)
