@@ -178,7 +178,9 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     seg.chars = fv_mem_array(seg.mem, req->length ? req->length : 1, sizeof(grv_char));
     seg.feats = fv_mem_array(seg.mem, face->num_features ? face->num_features : 1,
                              sizeof(int32_t));
-    if (!seg.chars || !seg.feats) {
+    /* one pool allocation for the text's slots and a few insertions
+     * (growing slot by slot was most of the per-segment set-up) */
+    if (!seg.chars || !seg.feats || !grv_reserve_slots(&seg, seg.num_chars + 16)) {
         st = FV_E_NOMEM;
         err->kind = st;
         goto done;

@@ -363,6 +363,7 @@ int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);
 int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index);
 int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid);
 int32_t grv_new_slot(grv_seg *seg);
+int grv_reserve_slots(grv_seg *seg, uint32_t cap);
 void grv_free_slot(grv_seg *seg, int32_t s);
 static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
 {

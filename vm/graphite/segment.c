@@ -2,6 +2,7 @@
  * attachment trees, positioning (graphite2's finalise order) and the
  * character <-> slot associations. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "graphite/grv.h"
@@ -14,6 +15,37 @@ static void init_slot(grv_slot *s)
     s->last_pass = s->last_rule = -1;
 }
 
+/* Grows the slot pool to at least `cap` slots: one allocation each for the
+ * slots (not cleared: grv_new_slot initialises each slot it hands out) and
+ * the user attributes (cleared: a new slot's user attributes are 0). */
+int grv_reserve_slots(grv_seg *seg, uint32_t cap)
+{
+    if (cap <= seg->pool_cap)
+        return 1;
+    uint32_t nu = seg->face->silf.num_user;
+    if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 2 ||
+        (uint64_t)cap * nu * sizeof(int16_t) > SIZE_MAX / 2)
+        return 0;
+    grv_slot *ns = fv_mem_alloc(seg->mem, (size_t)cap * sizeof(grv_slot));
+    int16_t *nuser = nu ? fv_mem_array(seg->mem, (size_t)cap * nu, sizeof(int16_t)) : NULL;
+    if (!ns || (nu && !nuser)) {
+        fv_mem_free(seg->mem, ns);
+        fv_mem_free(seg->mem, nuser);
+        return 0;
+    }
+    if (seg->pool_len) {
+        memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
+        if (nu)
+            memcpy(nuser, seg->user, (size_t)seg->pool_len * nu * sizeof(int16_t));
+    }
+    fv_mem_free(seg->mem, seg->slots);
+    fv_mem_free(seg->mem, seg->user);
+    seg->slots = ns;
+    seg->user = nuser;
+    seg->pool_cap = cap;
+    return 1;
+}
+
 int32_t grv_new_slot(grv_seg *seg)
 {
     if (seg->free_list > 0 && (uint32_t)(seg->free_list - 1) < seg->pool_len) {
@@ -23,27 +55,10 @@ int32_t grv_new_slot(grv_seg *seg)
         init_slot(&seg->slots[i]);
         return i;
     }
-    if (seg->pool_len == seg->pool_cap) {
-        uint32_t ncap = seg->pool_cap ? seg->pool_cap * 2 : 16;
-        uint32_t nu = seg->face->silf.num_user;
-        grv_slot *ns = fv_mem_array(seg->mem, ncap, sizeof(grv_slot));
-        int16_t *nuser = nu ? fv_mem_array(seg->mem, (size_t)ncap * nu, sizeof(int16_t)) : NULL;
-        if (!ns || (nu && !nuser)) {
-            fv_mem_free(seg->mem, ns);
-            fv_mem_free(seg->mem, nuser);
-            return GRV_NIL;
-        }
-        if (seg->pool_len) {
-            memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
-            if (nu)
-                memcpy(nuser, seg->user, (size_t)seg->pool_len * nu * sizeof(int16_t));
-        }
-        fv_mem_free(seg->mem, seg->slots);
-        fv_mem_free(seg->mem, seg->user);
-        seg->slots = ns;
-        seg->user = nuser;
-        seg->pool_cap = ncap;
-    }
+    if (seg->pool_len == seg->pool_cap &&
+        (seg->pool_cap > UINT32_MAX / 2 ||
+         !grv_reserve_slots(seg, seg->pool_cap ? seg->pool_cap * 2 : 16)))
+        return GRV_NIL;
     int32_t i = (int32_t)seg->pool_len++;
     init_slot(&seg->slots[i]);
     return i;
