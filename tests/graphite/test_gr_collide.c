@@ -117,6 +117,29 @@ static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, cons
     return same;
 }
 
+/* The whole comparison of the conformance runner (glyphs, positions,
+ * advance, each slot's chars and the per-character table). */
+static int record_identical(fixture *fx, const uint32_t *text, size_t n, const char *features)
+{
+    grc_features feats;
+    char msg[256];
+    memset(&feats, 0, sizeof feats);
+    if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
+        return 0;
+    grc_request req = {text, n, &feats, 1};
+    grc_run ref, fv;
+    if (grc_gr2_shape(fx->g, &req, &ref) != 0)
+        return 0;
+    if (grc_fv_shape(fx->face, &req, &fv) != 0) {
+        grc_run_free(&ref);
+        return 0;
+    }
+    int same = grc_compare_gr(&ref, &fv).status == GRC_IDENTICAL;
+    grc_run_free(&ref);
+    grc_run_free(&fv);
+    return same;
+}
+
 static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
 {
     return same_as_graphite2_f(fx, text, n, "");
@@ -233,6 +256,57 @@ static int count_lines(fixture *fx, const char *file, const char *features, int 
     return same;
 }
 
+/* KD-6: Awami's pass 6 runs reversed and is the last before the
+ * characters are associated; graphite2 reverses a stream keeping each run
+ * of non-spacing marks (bidi class 16) after its base, so the char table
+ * holds the indexes of that order.  gr2fonttest -rtl -feat agca=0 on
+ * U+0645 U+0650 U+0646 U+0652 (slots 1035 1343 1070 1471 1335 in the end):
+ * char before/after 3/3, 4/4, 0/2, 1/1 (a plain reversal gives 4/4, 3/3,
+ * 1/2, 0/0).  Then every word, collision avoidance off, record for record. */
+static void test_char_table_after_reversed_pass(void **state)
+{
+    fixture *fx = *state;
+    const uint32_t min[4] = {0x645, 0x650, 0x646, 0x652};
+    grc_features feats;
+    char msg[256];
+    memset(&feats, 0, sizeof feats);
+    assert_int_equal(grc_parse_features("agca=0", &feats, msg, sizeof msg), 0);
+    grc_request req = {min, 4, &feats, 1};
+    grc_run fv;
+    assert_int_equal(grc_fv_shape(fx->face, &req, &fv), 0);
+    assert_true(fv.ok);
+    assert_int_equal(fv.num_chars, 4);
+    const int32_t before[4] = {3, 4, 0, 1}, after[4] = {3, 4, 2, 1};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(fv.chars[i].before, before[i]);
+        assert_int_equal(fv.chars[i].after, after[i]);
+    }
+    grc_run_free(&fv);
+    assert_true(record_identical(fx, min, 4, "agca=0"));
+    assert_true(record_identical(fx, min, 4, ""));
+
+    char path[1024], line[4096];
+    const char *src = getenv("FONTVM_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/graphite/awami_words.txt", src ? src : ".");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    uint32_t text[1024];
+    int words = 0, same = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        size_t n = utf8_decode(line, text, 1024);
+        if (!n)
+            continue;
+        words++;
+        same += record_identical(fx, text, n, "agca=0");
+    }
+    fclose(f);
+    print_message("Awami words, agca=0, whole records identical: %d / %d\n", same, words);
+    assert_int_equal(words, AWAMI_WORDS);
+    assert_int_equal(same, AWAMI_WORDS);
+}
+
 static int count_words(fixture *fx, const char *features, int *words)
 {
     return count_lines(fx, "tests/graphite/awami_words.txt", features, words);
@@ -281,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_kern_digit_pairs),
         cmocka_unit_test(test_words_against_graphite2),
         cmocka_unit_test(test_corpus_lines),
+        cmocka_unit_test(test_char_table_after_reversed_pass),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -419,21 +419,57 @@ void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int r
     finalise(seg, si, basex, basey, &bbox, 0, &cm, rtl, final, 0, &rx, &ry);
 }
 
+/* graphite2's bidi class of a slot: its glyph's directionality attribute
+ * (Silf attrDirectionality); 16 is a non-spacing mark. */
+#define GRV_BIDI_NSM 16
+static int is_nsm(grv_seg *seg, int32_t si)
+{
+    return grv_glyph_attr(seg->face, seg->slots[si].gid, seg->face->silf.attr_dir) == GRV_BIDI_NSM;
+}
+
+/* COMPAT(graphite2): reversing keeps every run of non-spacing marks after
+ * the slot it follows ([B1 m1 B2 m2 m3] becomes [B2 m2 m3 B1 m1]), and
+ * marks before the first other slot stay where they are; an all-mark
+ * stream is left alone.  Reversing twice restores the order, but a stream
+ * reversed for a pass, for positioning or when the characters are
+ * associated has its marks after their bases (measured on Awami's reversed
+ * pass 6: the char table of graphite2, KD-6). */
 void grv_reverse_slots(grv_seg *seg)
 {
     seg->dir ^= 64;
-    int32_t cur = seg->first, n = 0;
-    int32_t limit = (int32_t)seg->pool_len + 1;
-    while (cur != GRV_NIL && n++ < limit) {
-        grv_slot *s = &seg->slots[cur];
-        int32_t nx = s->next;
-        s->next = s->prev;
-        s->prev = nx;
+    uint32_t guard = seg->pool_len + 1;
+    int32_t lead = GRV_NIL, cur = seg->first;
+    while (cur != GRV_NIL && guard && is_nsm(seg, cur)) {
+        lead = cur;
+        cur = seg->slots[cur].next;
+        guard--;
+    }
+    if (cur == GRV_NIL || !guard)
+        return;
+    int32_t out_first = GRV_NIL, out_last = GRV_NIL;
+    while (cur != GRV_NIL && guard) {
+        /* the group: cur and the marks after it */
+        int32_t end = cur;
+        guard--;
+        while (guard && seg->slots[end].next != GRV_NIL && is_nsm(seg, seg->slots[end].next)) {
+            end = seg->slots[end].next;
+            guard--;
+        }
+        int32_t nx = seg->slots[end].next;
+        seg->slots[end].next = out_first;
+        if (out_first != GRV_NIL)
+            seg->slots[out_first].prev = end;
+        else
+            out_last = end;
+        out_first = cur;
         cur = nx;
     }
-    int32_t t = seg->first;
-    seg->first = seg->last;
-    seg->last = t;
+    seg->slots[out_first].prev = lead;
+    if (lead != GRV_NIL)
+        seg->slots[lead].next = out_first;
+    else
+        seg->first = out_first;
+    seg->last = out_last;
 }
 
 void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
