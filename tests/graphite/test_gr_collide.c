@@ -307,6 +307,33 @@ static void test_char_table_after_reversed_pass(void **state)
     assert_int_equal(same, AWAMI_WORDS);
 }
 
+/* Awami has no bidi pass: graphite2 mirrors a direction-3 segment (right
+ * to left, no bidi: what HarfBuzz asks for) before the first pass.
+ * graphite2, `(a)` + U+203A: 21 118 19 167 with direction 3, 19 118 21 190
+ * with directions 1 and 7 (bit 4: no mirroring). */
+static void test_mirroring_without_bidi_pass(void **state)
+{
+    fixture *fx = *state;
+    const uint32_t text[4] = {0x28, 0x61, 0x29, 0x203a};
+    const uint32_t mirrored[4] = {21, 118, 19, 167}, plain[4] = {19, 118, 21, 190};
+    grc_features feats;
+    memset(&feats, 0, sizeof feats);
+    const int dirs[3] = {3, 1, 7};
+    for (int k = 0; k < 3; k++) {
+        grc_request req = {text, 4, &feats, dirs[k]};
+        grc_run ref, fv;
+        assert_int_equal(grc_gr2_shape(fx->g, &req, &ref), 0);
+        assert_int_equal(grc_fv_shape(fx->face, &req, &fv), 0);
+        assert_true(ref.ok && fv.ok);
+        assert_int_equal(fv.num_glyphs, 4);
+        for (size_t i = 0; i < 4; i++)
+            assert_int_equal(fv.glyphs[i].gid, dirs[k] == 3 ? mirrored[i] : plain[i]);
+        assert_int_equal(grc_compare_gr(&ref, &fv).status, GRC_IDENTICAL);
+        grc_run_free(&ref);
+        grc_run_free(&fv);
+    }
+}
+
 static int count_words(fixture *fx, const char *features, int *words)
 {
     return count_lines(fx, "tests/graphite/awami_words.txt", features, words);
@@ -356,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_words_against_graphite2),
         cmocka_unit_test(test_corpus_lines),
         cmocka_unit_test(test_char_table_after_reversed_pass),
+        cmocka_unit_test(test_mirroring_without_bidi_pass),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -213,6 +213,10 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         seg.last = s;
         seg.slot_count++;
     }
+    /* COMPAT(graphite2): a font without a bidi pass is mirrored before its
+     * first pass (Awami Nastaliq, direction 3: `(` becomes `)`). */
+    if (silf->i_bidi == 0xff)
+        grv_mirror_slots(&seg);
     if (silf->num_passes)
         st = grv_run_passes(&seg, 0, silf->i_pos, 1, err);
     if (st != FV_OK)

@@ -403,6 +403,7 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
 void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int rtl, int final);
 
 /* Passes (pass.c). */
+void grv_mirror_slots(grv_seg *seg);
 fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi,
                          fv_error *err);
 

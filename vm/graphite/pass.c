@@ -330,6 +330,22 @@ machine_fail:
     return FV_E_GR_SEGMENT_FAILED;
 }
 
+/* Mirroring (attrMirroring): graphite2 mirrors rtl segments only when bidi
+ * is off (dir 3) and mirroring is not (bit 4); at the bidi pass, or before
+ * the first pass when the font has none (fv_gr_shape). */
+void grv_mirror_slots(grv_seg *seg)
+{
+    const grv_silf *silf = &seg->face->silf;
+    if (!silf->attr_mirror || (seg->dir & 7) != 3)
+        return;
+    uint32_t guard = seg->pool_len + 1;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        int16_t mg = grv_glyph_attr(seg->face, seg->slots[s].gid, silf->attr_mirror);
+        if (mg)
+            grv_set_glyph(seg, s, (uint16_t)mg);
+    }
+}
+
 fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi, fv_error *err)
 {
     const grv_silf *silf = &seg->face->silf;
@@ -374,16 +390,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         if (i == lbidi) {
             if (grv_currdir(seg) != (silf->direction & 1))
                 grv_reverse_slots(seg);
-            /* mirroring (attrMirroring): graphite2 mirrors rtl segments only
-             * when bidi is off (dir 3) and mirroring is not (bit 4) */
-            if (silf->attr_mirror && (seg->dir & 7) == 3) {
-                uint32_t guard = seg->pool_len + 1;
-                for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-                    int16_t mg = grv_glyph_attr(seg->face, seg->slots[s].gid, silf->attr_mirror);
-                    if (mg)
-                        grv_set_glyph(seg, s, (uint16_t)mg);
-                }
-            }
+            grv_mirror_slots(seg);
             trace_stream(seg, FV_GR_TRACE_BIDI, (int)i);
             i--;
             lbidi = last;
