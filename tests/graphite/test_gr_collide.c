@@ -28,30 +28,13 @@
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
 #include "graphite/grv.h"
+#include "test_support.h"
 
 #define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
 #define AWAMI_WORDS 327
 #define AWAMI_WORDS_IDENTICAL 323        /* default features (agca=3) */
 #define AWAMI_LINES_IDENTICAL 38         /* urdu.txt + arabic.txt, 41 lines */
 #define AWAMI_WORDS_IDENTICAL_KERN 327   /* agca=1: kerning only */
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return b;
-}
 
 typedef struct fixture {
     unsigned char *font;
@@ -68,7 +51,7 @@ static int setup(void **state)
     fv_error err;
     if (!fx)
         return -1;
-    fx->font = slurp(AWAMI, &fx->size);
+    fx->font = test_read_file(AWAMI, &fx->size);
     if (!fx->font)
         return -1;
     fx->g = grc_gr2_open(fx->font, fx->size, msg, sizeof msg);

@@ -17,24 +17,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return b;
-}
+#include "test_support.h"
 
 static void test_culprit_of_a_difference(void **state)
 {
@@ -43,7 +26,7 @@ static void test_culprit_of_a_difference(void **state)
     const char *shared = getenv("FONTVM_SHARED_DIR");
     snprintf(path, sizeof path, "%s/peer/graphite2/fonts/charis_r_gr.ttf", shared ? shared : "../shared");
     size_t size = 0;
-    unsigned char *font = slurp(path, &size);
+    unsigned char *font = test_read_file(path, &size);
     assert_non_null(font);
     grc_gr2 *g = grc_gr2_open(font, size, msg, sizeof msg);
     grc_hb *h = grc_hb_open(font, size, msg, sizeof msg);
@@ -115,7 +98,7 @@ static void test_derived_source_slots(void **state)
     (void)state;
     const char *path = "/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf";
     size_t size = 0;
-    unsigned char *font = slurp(path, &size);
+    unsigned char *font = test_read_file(path, &size);
     assert_non_null(font);
     fv_font *vf = NULL;
     fv_gr_face *face = NULL;

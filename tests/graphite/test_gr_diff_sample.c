@@ -23,6 +23,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
+#include "test_support.h"
 
 /* Longest sample line, in code points. */
 #define SAMPLE_MAX_CHARS 8192
@@ -100,24 +101,6 @@ typedef struct sample_state {
     long segments_made;
 } sample_state;
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return b;
-}
-
 static void resolve(char *out, size_t size, const char *rel)
 {
     const char *shared = getenv("FONTVM_SHARED_DIR");
@@ -180,8 +163,8 @@ static void run_sample(sample_state *st, const sample *s, uint32_t *cps)
     resolve(fp, sizeof fp, s->font);
     resolve(tp, sizeof tp, s->texts);
     size_t fsize = 0, tsize = 0;
-    unsigned char *font = slurp(fp, &fsize);
-    unsigned char *text = slurp(tp, &tsize);
+    unsigned char *font = test_read_file(fp, &fsize);
+    unsigned char *text = test_read_file(tp, &tsize);
     if (!font || !text)
         fail_msg("cannot read %s", !font ? fp : tp);
     grc_features feats;

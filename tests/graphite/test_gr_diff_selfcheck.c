@@ -13,24 +13,7 @@
 #include <cmocka.h>
 
 #include "gr_compare.h"
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return b;
-}
+#include "test_support.h"
 
 static void path_join(char *out, size_t size, const char *env, const char *dflt, const char *rel)
 {
@@ -53,8 +36,8 @@ static long check_features(const char *font_rel, int font_shared, const char *te
     else
         path_join(tp, sizeof tp, "FONTVM_SOURCE_DIR", ".", text_rel);
     size_t fsize = 0, tsize = 0;
-    unsigned char *font = slurp(fp, &fsize);
-    unsigned char *text = slurp(tp, &tsize);
+    unsigned char *font = test_read_file(fp, &fsize);
+    unsigned char *text = test_read_file(tp, &tsize);
     assert_non_null(font);
     assert_non_null(text);
     char err[GRC_ERROR_MAX];
