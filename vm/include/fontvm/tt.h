@@ -16,8 +16,12 @@
  *    instruction and the glyph being hinted: an fpgm function called by
  *    glyph 36 fails as "fpgm[36]@223:RCVT: invalid cvt -3".
  *  - A glyph program may write the CVT and storage; those writes go to a
- *    per-load copy (FreeType 2.11.1+), while twilight points persist in the
- *    size across glyph loads as in FreeType. */
+ *    copy that lasts for that program run (FreeType 2.11.1+), except WCVTF,
+ *    which writes the size's CVT as FreeType 2.12.1 does (vm/tt/cvt.h);
+ *    twilight points persist in the size across glyph loads as in FreeType.
+ *  - Threads: one fv_tt_exec per thread; a size used by one thread at a
+ *    time; several threads may hint one face (with their own sizes): the
+ *    per-font memory accounting is atomic. */
 #ifndef FONTVM_TT_H
 #define FONTVM_TT_H
 
