@@ -47,14 +47,11 @@ static inline void h_init(harness *h, const int32_t *xy, uint32_t n, const uint1
     h->ex.mem = &h->mem;
     h->ex.stack = h->stack;
     h->ex.stack_size = H_STACK;
-    for (unsigned i = 0; i < 256; i++)
-        h->ex.ops[i] = *tt_opinfo_get((uint8_t)i);
     assert_int_equal(tt_defs_alloc(&h->mem, &h->defs, 8, 4), FV_OK);
     assert_int_equal(tt_zone_alloc(&h->mem, &h->twilight, 4, 0), FV_OK);
     tt_ctx *c = &h->c;
     c->ex = &h->ex;
     c->mem = &h->mem;
-    c->ops = h->ex.ops;
     c->glyph = 7;
     c->pedantic = pedantic;
     c->num_glyphs = 100;

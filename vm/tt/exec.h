@@ -11,7 +11,6 @@ struct fv_tt_exec {
     fv_mem *mem;
     int64_t *stack;
     uint32_t stack_size;
-    tt_opinfo ops[256];        /* dense copy of opcodes.def */
     uint64_t counts[256];
     fv_tt_trace_fn trace;
     void *trace_user;

@@ -119,8 +119,6 @@ fv_status fv_tt_exec_new(fv_tt_face *face, fv_tt_exec **out, fv_error *err)
     ex->stack = fv_mem_array(face->mem, ex->stack_size, sizeof(int64_t));
     if (!ex->stack)
         goto nomem;
-    for (unsigned i = 0; i < 256; i++)
-        ex->ops[i] = *tt_opinfo_get((uint8_t)i);
     *out = ex;
     return FV_OK;
 nomem:

@@ -154,7 +154,6 @@ typedef struct tt_modeflags {
 typedef struct tt_ctx {
     fv_tt_exec *ex;
     fv_mem *mem;
-    const tt_opinfo *ops;     /* 256 entries */
     fv_program program;       /* for errors */
     uint32_t glyph;           /* FV_NO_VALUE outside glyph programs */
     int pedantic;

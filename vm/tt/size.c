@@ -26,7 +26,6 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
     memset(c, 0, offsetof(tt_ctx, calls));
     c->ex = ex;
     c->mem = ex->mem;
-    c->ops = ex->ops;
     c->glyph = FV_NO_VALUE;
     c->pedantic = size->req.pedantic;
     c->mode = size->mode;
