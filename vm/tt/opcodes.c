@@ -77,38 +77,29 @@ int tt_format_mnemonic(uint8_t op, char *buf, size_t n)
 
 fv_status tt_decode(fv_span code, uint32_t pc, tt_insn *out)
 {
-    uint8_t op;
-    if (fv_rd_u8(code, pc, &op) != FV_OK)
+    /* The length and its bounds check are the interpreter's own
+     * (tt_insn_length), so disassembly and execution cannot disagree. */
+    if ((uint64_t)pc >= code.len)
         return FV_E_TT_CODE_OVERFLOW;
-    const tt_opinfo *info = tt_opinfo_get(op);
-    uint64_t header = 1, count = 0, size = 1;
-    switch ((tt_inline)info->inline_rule) {
-    case TT_INLINE_NONE:
-        break;
-    case TT_INLINE_NPUSHB:
-    case TT_INLINE_NPUSHW: {
-        uint8_t c;
-        if (fv_rd_u8(code, (uint64_t)pc + 1, &c) != FV_OK)
-            return FV_E_TT_CODE_OVERFLOW;
-        header = 2;
-        count = c;
-        size = info->inline_rule == TT_INLINE_NPUSHW ? 2 : 1;
-        break;
-    }
+    uint32_t length = tt_insn_length(code.data, code.len, pc);
+    if (length == 0)
+        return FV_E_TT_CODE_OVERFLOW;
+    uint8_t op = code.data[pc];
+    uint32_t header = 1, size = 1;
+    switch ((tt_inline)tt_opinfo_get(op)->inline_rule) {
+    case TT_INLINE_NPUSHW: header = 2; size = 2; break;
+    case TT_INLINE_NPUSHB: header = 2; break;
+    case TT_INLINE_PUSHW: size = 2; break;
     case TT_INLINE_PUSHB:
-    case TT_INLINE_PUSHW:
-        count = (uint64_t)(op & 7) + 1;
-        size = info->inline_rule == TT_INLINE_PUSHW ? 2 : 1;
-        break;
+    case TT_INLINE_NONE:
+    default: break;
     }
-    fv_span data = { NULL, 0 };
-    if (fv_span_sub(code, (uint64_t)pc + header, count * size, &data) != FV_OK)
-        return FV_E_TT_CODE_OVERFLOW;
     out->pc = pc;
     out->opcode = op;
-    out->length = (uint32_t)(header + count * size);
-    out->num_values = (uint32_t)count;
-    out->data = data;
+    out->length = length;
+    out->num_values = (length - header) / size;
+    out->data.data = code.data + pc + header;
+    out->data.len = length - header;
     out->value_size = (uint8_t)size;
     return FV_OK;
 }
