@@ -56,8 +56,8 @@ static void trace_event(void *user, const fv_gr_trace_event *ev)
 /* One rule application at map position `curr` (the first non-pre-context
  * slot), as pass.c's test_constraint + find_and_do_rule do it.  Returns the
  * slot the action left the stream at, or GRV_NIL. */
-static int32_t apply_rule(fvsynth_gr *f, grv_code cons, grv_code act, int sort, int pre,
-                          int always_act)
+static int32_t apply_rule(fvsynth_gr *f, const grv_code *cons, const grv_code *act, int sort,
+                          int pre, int always_act)
 {
     grv_seg *seg = &f->seg;
     grv_slotmap *map = &f->map;
@@ -68,7 +68,7 @@ static int32_t apply_rule(fvsynth_gr *f, grv_code cons, grv_code act, int sort, 
     if (base < 0 || base + sort > map->size)
         return GRV_NIL;
     seg->cur_rule = 0;
-    if (cons.code.len) {
+    if (cons->code.len) {
         seg->in_constraint = 1;
         for (int n = 0; n < sort && ok; n++) {
             if (grv_map_begin(map)[base + n] == GRV_NIL)
@@ -79,7 +79,7 @@ static int32_t apply_rule(fvsynth_gr *f, grv_code cons, grv_code act, int sort, 
         }
         seg->in_constraint = 0;
     }
-    if (m->status != GRV_FINISHED || (!ok && !always_act) || !act.code.len)
+    if (m->status != GRV_FINISHED || (!ok && !always_act) || !act->code.len)
         return GRV_NIL;
     m->status = GRV_FINISHED;
     map->highpassed = 0;
@@ -141,8 +141,8 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     v.pass_type = (flags & 7) % 5;
     v.rule_length = sort;
     v.pre_context = pre;
-    grv_code cons = {{in.payload, cons_len}, 0, NULL, 0};
-    grv_code act = {{in.payload + cons_len, in.payload_len - cons_len}, (uint32_t)cons_len, NULL, 0};
+    grv_code cons = {{in.payload, cons_len}, 0, NULL, 0, NULL, 0};
+    grv_code act = {{in.payload + cons_len, in.payload_len - cons_len}, (uint32_t)cons_len, NULL, 0, NULL, 0};
     fv_error err;
     int accepted = 1;
     if (cons.code.len) {
@@ -159,6 +159,9 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
             accepted = 0;
         }
     }
+    /* The machine runs the decoded form, as the Silf loader makes it. */
+    if (accepted && (grv_compile(&f.mem, &cons) != FV_OK || grv_compile(&f.mem, &act) != FV_OK))
+        accepted = 0;
     if (accepted && fvsynth_gr_segment(&f, gids, nslots, (flags & 8) != 0) == 0) {
         grv_seg *seg = &f.seg;
         if (ctx->trace && ctx->log) {
@@ -171,11 +174,11 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         /* Start at the pre-context's end so the rule fits the stream. */
         for (int k = 0; k < pre; k++)
             remap(&f, seg->slots[grv_map_begin(&f.map)[f.map.context]].next, pre);
-        int32_t next = apply_rule(&f, cons, act, sort, pre, (flags & 0x10) != 0);
+        int32_t next = apply_rule(&f, &cons, &act, sort, pre, (flags & 0x10) != 0);
         if ((flags & 0x20) && next != GRV_NIL && grv_sl(seg, next) &&
             !(seg->slots[next].flags & GRV_SF_DELETED)) {
             remap(&f, next, pre);
-            (void)apply_rule(&f, cons, act, sort, pre, (flags & 0x10) != 0);
+            (void)apply_rule(&f, &cons, &act, sort, pre, (flags & 0x10) != 0);
         }
         if (ctx->log)
             fprintf(ctx->log, "machine status %d, %d slots\n", (int)f.m.status,
@@ -188,6 +191,8 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
             for (int k = 0; k < 256; k++)
                 ctx->gr_opcodes[k] += op_counts[k];
     }
+    grv_code_free(&f.mem, &cons);
+    grv_code_free(&f.mem, &act);
     fvsynth_gr_free(&f);
     fvfuzz_alloc_check_clean(&fa, "gr_code");
     return 0;

@@ -132,7 +132,11 @@ static inline int32_t gr_run(gr_fixture *f, const uint8_t *code, size_t len, int
     f->seg.cur_rule = 0;
     f->seg.in_constraint = !action;
     int mi = 0;
-    return grv_run(&f->m, c, &mi, 0, NULL);
+    if (grv_compile(&f->mem, &c) != FV_OK)
+        fail_msg("grv_compile: out of memory");
+    int32_t ret = grv_run(&f->m, &c, &mi, 0, NULL);
+    grv_code_free(&f->mem, &c);
+    return ret;
 }
 
 #endif

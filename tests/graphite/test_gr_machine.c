@@ -142,6 +142,58 @@ static void test_context_item(void **state)
     gr_fixture_free(&f);
 }
 
+/* grv_compile: the decoded form runs any bytes safely.  What the verifier
+ * refuses still has a defined end: a skip into the middle of an
+ * instruction, an unknown opcode or arguments past the end stop the rule;
+ * a skip to the very end finishes the code (as the byte loop did). */
+static void test_decoded_code_edges(void **state)
+{
+    (void)state;
+    EXPR_STATUS(GRV_DIED_EARLY, PB, 1, 0xF0, RET);         /* unknown opcode */
+    EXPR_STATUS(GRV_DIED_EARLY, PB, 1, PS, 0x01);          /* argument past the end */
+    EXPR_STATUS(GRV_DIED_EARLY, PB, 1, GRV_OP_NEXT_N, 1, RET); /* refused: unimplemented */
+    /* at map index 0, ContextItem 1 is taken: a skip of 1 lands inside
+     * "PB 0" and dies; a skip of 3 lands on the end and finishes with the
+     * pushed 1 as the result */
+    EXPR_STATUS(GRV_DIED_EARLY, GRV_OP_CNTXT_ITEM, 1, 1, PB, 0, RET);
+    EXPR(1, GRV_OP_CNTXT_ITEM, 1, 3, PB, 0, RET);
+
+    gr_fixture f;
+    gr_fixture_init(&f);
+    uint16_t g[] = {1, 2, 3};
+    gr_fixture_seg(&f, g, 3);
+    /* A planned copy becomes an instruction of its own before the opcode at
+     * its offset (here 3, the RetZero after "PB 7 Nop"); the END and BAD
+     * sentinels close the array. */
+    const uint8_t c[] = {PB, 7, GRV_OP_NOP, GRV_OP_RET_ZERO};
+    const uint32_t copies[] = {3};
+    grv_code code;
+    memset(&code, 0, sizeof code);
+    code.code.data = c;
+    code.code.len = sizeof c;
+    code.copies = copies;
+    code.num_copies = 1;
+    assert_int_equal(grv_compile(&f.mem, &code), FV_OK);
+    assert_int_equal(code.num_insns, 6);
+    assert_int_equal(code.insns[0].xop, GRV_XOP_PUSH);
+    assert_int_equal(code.insns[0].a, 7);
+    assert_int_equal(code.insns[1].xop, GRV_OP_NOP);
+    assert_int_equal(code.insns[2].xop, GRV_XOP_TEMP_COPY);
+    assert_int_equal(code.insns[2].pc, 3);
+    assert_int_equal(code.insns[3].xop, GRV_OP_RET_ZERO);
+    assert_int_equal(code.insns[4].xop, GRV_XOP_END);
+    assert_int_equal(code.insns[5].xop, GRV_XOP_BAD);
+    grv_code_free(&f.mem, &code);
+    assert_null(code.insns);
+    /* code never decoded must not run */
+    code.code.data = c;
+    code.code.len = sizeof c;
+    int mi = 0;
+    (void)grv_run(&f.m, &code, &mi, 0, NULL);
+    assert_int_equal(f.m.status, GRV_DIED_EARLY);
+    gr_fixture_free(&f);
+}
+
 static void test_slot_attributes(void **state)
 {
     (void)state;
@@ -311,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_bits),
         cmocka_unit_test(test_returns_and_stack),
         cmocka_unit_test(test_context_item),
+        cmocka_unit_test(test_decoded_code_edges),
         cmocka_unit_test(test_slot_attributes),
         cmocka_unit_test(test_attach),
         cmocka_unit_test(test_substitution),

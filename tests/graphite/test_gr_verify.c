@@ -182,7 +182,7 @@ static fv_status verify_sort2(gr_fixture *f, const uint8_t *code, size_t len)
     ctx.pass_type = GRV_PASS_SUBSTITUTE;
     ctx.rule_length = 2;
     ctx.pre_context = 0;
-    grv_code c = {{code, len}, 0, NULL, 0};
+    grv_code c = {{code, len}, 0, NULL, 0, NULL, 0};
     fv_error e;
     return grv_verify(&ctx, c, &e);
 }

@@ -29,8 +29,8 @@
 #define GRV_SEG_GROWTH 64         /* MAX_SEG_GROWTH_FACTOR: slots may grow to 64x the text */
 #define GRV_MAX_DEPTH 100         /* Slot::finalise / attachment chain depth limit */
 #define GRV_MAX_PASSES 128        /* passes per Silf subtable we accept (u8 count) */
-#define GRV_MAX_TEXT 1000000u
-#define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */     /* code points per segment (memory bound, not in graphite2) */
+#define GRV_MAX_TEXT 1000000u     /* code points per segment (memory bound, not in graphite2) */
+#define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */
 #define GRV_JUSTIFY_ROUNDS 1000   /* level-0 justification retries (graphite2: unbounded loop) */
 /* Steps of one pass's rule loop: every slot that can exist (the stream plus
  * its insert budget) is passed at most maxRuleLoop (>= 1 after loading)
@@ -85,6 +85,31 @@ enum {
     GRV_MET_ADVHEIGHT, GRV_MET_ASCENT, GRV_MET_DESCENT, GRV_MET_COUNT
 };
 
+/* Machine-only operations of decoded code, after the real opcodes. */
+enum grv_xop {
+    GRV_XOP_PUSH = GRV_OP_COUNT, /* every Push* form: push `a` */
+    GRV_XOP_TEMP_COPY,           /* graphite2's TEMP_COPY of the current slot */
+    GRV_XOP_END,                 /* the end of the code: finish */
+    GRV_XOP_BAD,                 /* undecodable or refused opcode: the rule dies */
+    GRV_XOP_COUNT
+};
+
+/* One decoded instruction (machine.c grv_compile): the opcode's arguments
+ * read once at load, so that running code reads no byte twice and needs no
+ * length or bounds check per instruction.  Every field is in range by
+ * construction, whatever bytes the font holds. */
+typedef struct grv_insn {
+    uint8_t xop;      /* what the machine does: a GRV_OP_* or GRV_XOP_* */
+    uint8_t op;       /* the opcode byte (counters, trace); 0xFF for XOPs */
+    int8_t slot;      /* the slot-offset argument, where there is one */
+    uint8_t u8;       /* slot attribute, metric, feature, or Assoc's count */
+    int32_t a;        /* pushed value, class, glyph attribute, SetBits mask,
+                       * attribute index, metric level, Assoc's first offset
+                       * byte, or ContextItem's target instruction */
+    int32_t b;        /* PutSubs' output class, SetBits' value */
+    uint32_t pc;      /* byte offset of the opcode in the code */
+} grv_insn;
+
 /* A piece of rule code (a sub-span of the Silf subtable). */
 typedef struct grv_code {
     fv_span code;
@@ -95,6 +120,9 @@ typedef struct grv_code {
      * see the slot as it was; NULL/0 for none (see silf.c plan_copies). */
     const uint32_t *copies;
     uint32_t num_copies;
+    /* The decoded form the machine runs (grv_compile); NULL until then. */
+    grv_insn *insns;
+    uint32_t num_insns;   /* including the final GRV_XOP_END and GRV_XOP_BAD */
 } grv_code;
 
 typedef struct grv_rule {
@@ -356,7 +384,16 @@ fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err);
 /* Runs code with the map positioned at `*mapi` (index into map begin).
  * Returns the value on the stack (0 if empty); m->status tells failures.
  * `mapb` is the index of the rule's first non-pre-context slot. */
-int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_out);
+/* Decodes code->code (and its planned copies) into code->insns; any bytes
+ * are accepted (what cannot be decoded becomes a GRV_XOP_BAD that stops the
+ * rule), so the verifier's verdict, not this, decides what a font may run.
+ * FV_E_NOMEM only.  grv_code_free releases the decoded form. */
+fv_status grv_compile(fv_mem *mem, grv_code *code);
+void grv_code_free(fv_mem *mem, grv_code *code);
+/* Runs decoded code (grv_compile) at map entry *mapi; mapb is the rule's
+ * first non-pre-context entry.  Returns the code's result; m->status says
+ * how the run ended; *mapi (and *is_out) the map entry and slot it left. */
+int32_t grv_run(grv_machine *m, const grv_code *code, int *mapi, int mapb, int32_t *is_out);
 
 /* Segment helpers (segment.c). */
 int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);

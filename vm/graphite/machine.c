@@ -1,7 +1,9 @@
 /* The Graphite stack machine: runs one piece of verified rule code against a
- * slot map.  Every stack access, slot reference and argument read is checked
- * at run time as well (the verifier cannot know the slot map's size), and
- * arithmetic wraps on 32 bits as graphite2's does. */
+ * slot map.  The code is decoded once, at load (grv_compile), into
+ * instructions whose arguments are already read and range-checked; every
+ * stack access and slot reference is still checked at run time (the
+ * verifier cannot know the slot map's size), and arithmetic wraps on 32
+ * bits as graphite2's does. */
 #include <limits.h>
 #include <string.h>
 
@@ -79,6 +81,189 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
     }
 }
 
+/* ---- decoding (load time) ---- */
+
+/* Decodes the instruction at `pc` into *in; returns its length in bytes, or
+ * 0 when it cannot run (unknown or refused opcode, arguments past the end):
+ * then *in is a GRV_XOP_BAD. */
+static uint32_t decode_insn(fv_span s, uint32_t pc, grv_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    in->pc = pc;
+    in->xop = GRV_XOP_BAD;
+    in->op = s.data[pc];
+    int op = in->op;
+    if (op >= GRV_OP_COUNT || (grv_ops[op].where & GRV_UNIMPL))
+        return 0;
+    uint64_t nargs = grv_ops[op].args >= 0 ? (uint64_t)grv_ops[op].args
+                     : pc + 1 < s.len      ? 1u + (uint64_t)s.data[pc + 1]
+                                           : 1u;
+    if (pc + 1 + nargs > s.len)
+        return 0;
+    const uint8_t *a = s.data + pc + 1;
+    in->xop = (uint8_t)op;
+    switch (op) {
+    case GRV_OP_PUSH_BYTE: in->xop = GRV_XOP_PUSH; in->a = (int8_t)a[0]; break;
+    case GRV_OP_PUSH_BYTE_U: in->xop = GRV_XOP_PUSH; in->a = a[0]; break;
+    case GRV_OP_PUSH_SHORT: in->xop = GRV_XOP_PUSH; in->a = (int16_t)(uint16_t)(a[0] << 8 | a[1]); break;
+    case GRV_OP_PUSH_SHORT_U: in->xop = GRV_XOP_PUSH; in->a = (uint16_t)(a[0] << 8 | a[1]); break;
+    case GRV_OP_PUSH_LONG:
+        in->xop = GRV_XOP_PUSH;
+        in->a = (int32_t)((uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]);
+        break;
+    case GRV_OP_SETBITS:
+        in->a = (int32_t)((uint32_t)a[0] << 8 | a[1]);
+        in->b = (int32_t)((uint32_t)a[2] << 8 | a[3]);
+        break;
+    case GRV_OP_COPY_NEXT: in->xop = GRV_OP_NEXT; break;
+    case GRV_OP_PUT_GLYPH_8BIT_OBS: in->xop = GRV_OP_PUT_GLYPH; in->a = a[0]; break;
+    case GRV_OP_PUT_GLYPH: in->a = a[0] << 8 | a[1]; break;
+    case GRV_OP_PUT_SUBS_8BIT_OBS:
+        in->xop = GRV_OP_PUT_SUBS;
+        in->slot = (int8_t)a[0];
+        in->a = a[1];
+        in->b = a[2];
+        break;
+    case GRV_OP_PUT_SUBS:
+        in->slot = (int8_t)a[0];
+        in->a = a[1] << 8 | a[2];
+        in->b = a[3] << 8 | a[4];
+        break;
+    case GRV_OP_PUT_COPY: in->slot = (int8_t)a[0]; break;
+    case GRV_OP_ASSOC:
+        in->u8 = a[0];
+        in->a = (int32_t)(pc + 2); /* the offsets, a[1..count], stay in the code */
+        break;
+    case GRV_OP_CNTXT_ITEM:
+        in->slot = (int8_t)a[0];
+        in->a = (int32_t)(pc + 3 + a[1]); /* a byte offset until resolved */
+        break;
+    case GRV_OP_ATTR_SET: case GRV_OP_ATTR_ADD: case GRV_OP_ATTR_SUB:
+    case GRV_OP_ATTR_SET_SLOT:
+        in->u8 = a[0];
+        break;
+    case GRV_OP_IATTR_SET_SLOT: case GRV_OP_IATTR_SET: case GRV_OP_IATTR_ADD:
+    case GRV_OP_IATTR_SUB:
+        in->u8 = a[0];
+        in->a = a[1];
+        break;
+    case GRV_OP_PUSH_SLOT_ATTR: in->u8 = a[0]; in->slot = (int8_t)a[1]; break;
+    case GRV_OP_PUSH_ISLOT_ATTR: in->u8 = a[0]; in->slot = (int8_t)a[1]; in->a = a[2]; break;
+    case GRV_OP_PUSH_GLYPH_ATTR_OBS: in->xop = GRV_OP_PUSH_GLYPH_ATTR; /* fall through */
+    case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
+        in->a = a[0];
+        in->slot = (int8_t)a[1];
+        if (op == GRV_OP_PUSH_ATT_TO_GATTR_OBS)
+            in->xop = GRV_OP_PUSH_ATT_TO_GLYPH_ATTR;
+        break;
+    case GRV_OP_PUSH_GLYPH_ATTR: case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR:
+        in->a = a[0] << 8 | a[1];
+        in->slot = (int8_t)a[2];
+        break;
+    case GRV_OP_PUSH_GLYPH_METRIC: case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
+        in->u8 = a[0];
+        in->slot = (int8_t)a[1];
+        in->a = a[2];
+        break;
+    case GRV_OP_PUSH_FEAT: case GRV_OP_SET_FEAT:
+        in->u8 = a[0];
+        in->slot = (int8_t)a[1];
+        break;
+    default:
+        break;
+    }
+    return (uint32_t)(1 + nargs);
+}
+
+/* Walks the code once: counts instructions (count != NULL) or fills
+ * `out`, with a GRV_XOP_TEMP_COPY before each planned copy point, up to the
+ * first undecodable opcode (which is emitted as GRV_XOP_BAD). */
+static uint32_t decode_all(const grv_code *code, grv_insn *out)
+{
+    fv_span s = code->code;
+    uint32_t len = (uint32_t)s.len, n = 0, ci = 0, pc = 0;
+    grv_insn in;
+    while (pc < len) {
+        while (ci < code->num_copies && code->copies[ci] < pc)
+            ci++;
+        if (ci < code->num_copies && code->copies[ci] == pc) {
+            if (out) {
+                memset(&out[n], 0, sizeof out[n]);
+                out[n].xop = GRV_XOP_TEMP_COPY;
+                out[n].op = 0xFF;
+                out[n].pc = pc;
+            }
+            n++;
+            ci++;
+        }
+        uint32_t step = decode_insn(s, pc, &in);
+        if (out)
+            out[n] = in;
+        n++;
+        if (!step)
+            break;
+        pc += step;
+    }
+    return n;
+}
+
+/* The first instruction at byte offset `target`, or `bad` when no
+ * instruction starts there (a ContextItem skip into the middle of one; the
+ * verifier refuses such code). */
+static int32_t insn_at(const grv_insn *in, uint32_t n, uint32_t target, uint32_t end, uint32_t bad)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (in[mid].pc < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && in[lo].pc == target && in[lo].xop != GRV_XOP_BAD)
+        return (int32_t)lo;
+    return (int32_t)(lo >= n && target >= end ? n : bad);
+}
+
+fv_status grv_compile(fv_mem *mem, grv_code *code)
+{
+    code->insns = NULL;
+    code->num_insns = 0;
+    if (code->code.len == 0)
+        return FV_OK;
+    if (code->code.len > UINT32_MAX / 2)
+        return FV_E_NOMEM;
+    uint32_t n = decode_all(code, NULL);
+    grv_insn *in = fv_mem_array(mem, (size_t)n + 2, sizeof(grv_insn));
+    if (!in)
+        return FV_E_NOMEM;
+    (void)decode_all(code, in);
+    uint32_t len = (uint32_t)code->code.len;
+    memset(&in[n], 0, 2 * sizeof in[n]);
+    in[n].xop = GRV_XOP_END;
+    in[n].op = 0xFF;
+    in[n].pc = len;
+    in[n + 1].xop = GRV_XOP_BAD;
+    in[n + 1].op = 0xFF;
+    in[n + 1].pc = len;
+    /* A skip past the end finishes the code (the byte loop's behaviour). */
+    for (uint32_t i = 0; i < n; i++)
+        if (in[i].xop == GRV_OP_CNTXT_ITEM)
+            in[i].a = insn_at(in, n, (uint32_t)in[i].a, len, n + 1);
+    code->insns = in;
+    code->num_insns = n + 2;
+    return FV_OK;
+}
+
+void grv_code_free(fv_mem *mem, grv_code *code)
+{
+    fv_mem_free(mem, code->insns);
+    code->insns = NULL;
+    code->num_insns = 0;
+}
+
+/* ---- running ---- */
+
 #define PUSH(v)                                              \
     do {                                                     \
         if (r.sp >= GRV_STACK_MAX) {                         \
@@ -89,7 +274,7 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
     } while (0)
 /* Memory safety only: the deepest cell an opcode touches stays inside the
  * guard.  Whether the stack really held the values is checked after the
- * opcode (graphite2's semantics, see the end of the dispatch loop). */
+ * opcode (graphite2's semantics, CHECKED below). */
 #define NEED(n)                                              \
     do {                                                     \
         if (r.sp - (n) < -GRV_STACK_GUARD) {                 \
@@ -99,27 +284,24 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
     } while (0)
 #define TOP stk[r.sp - 1]
 #define POP (stk[--r.sp])
-#define ARG(k) (a[(k)])
 /* graphite2's DIE: the code stops and the segment fails. */
 #define DIE                                                  \
     do {                                                     \
         m->status = GRV_DIED_EARLY;                          \
         goto out;                                            \
     } while (0)
+/* The end of an opcode that cannot fail nor pop: on to the next. */
+#define NEXT continue
+/* The end of one that may have failed (a helper set the status) or popped:
+ * COMPAT(graphite2): the stack is checked after each opcode, not at each
+ * pop, so an opcode that ends below the base fails the run (returns, which
+ * leave the loop at once, are not checked). */
+#define CHECKED break
 
-/* Fixed argument bytes of each opcode, from opcodes.def, in one byte (the
- * run-time decode reads only this): OP_VARIABLE for Assoc (a count byte,
- * then that many), OP_REFUSED for unimplemented opcodes (the verifier
- * refuses them and unknown ones at load; the machine checks again). */
-enum { OP_REFUSED = 0xFE, OP_VARIABLE = 0xFF };
-static const uint8_t op_args[GRV_OP_COUNT] = {
-#define X(name, code, args, pops, pushes, where, fmt) \
-    [code] = (uint8_t)(((where) & GRV_UNIMPL) ? OP_REFUSED : (args) < 0 ? OP_VARIABLE : (args)),
-#include "graphite/opcodes.def"
-#undef X
-};
-
-int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_out)
+/* The run loop, compiled twice (grv_run below): with `instrumented` a
+ * constant, the untraced copy has no per-opcode test for counters or trace. */
+static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, int *mapi, int mapb,
+                                         int32_t *is_out, const int instrumented)
 {
     vmregs r;
     r.m = m;
@@ -137,67 +319,40 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
     grv_seg *seg = m->seg;
     const fv_gr_face *face = seg->face;
     const grv_silf *silf = &face->silf;
-    fv_span s = code.code;
-    uint32_t pc = 0;
-    uint32_t ci = 0; /* next planned temporary copy, at offset next_copy */
-    uint32_t next_copy = code.num_copies ? code.copies[0] : UINT32_MAX;
-    int returned = 0;
-    const int instrumented = seg->op_counts != NULL || seg->trace != NULL;
-    while (pc < s.len) {
-        int op = s.data[pc];
-        uint32_t nargs = op < GRV_OP_COUNT ? op_args[op] : OP_REFUSED;
-        if (nargs >= OP_REFUSED) {
-            if (nargs != OP_VARIABLE) {
-                m->status = GRV_DIED_EARLY;
-                goto out;
-            }
-            nargs = pc + 1 < s.len ? 1u + s.data[pc + 1] : 1u;
-        }
-        if ((uint64_t)pc + 1 + nargs > s.len) {
+    const grv_insn *const insns = code->insns;
+    if (!insns) {
+        /* Empty code finishes at once; code that was never decoded is a
+         * caller's mistake and must not run. */
+        if (code->code.len)
             m->status = GRV_DIED_EARLY;
-            goto out;
-        }
-        const uint8_t *a = s.data + pc + 1;
-        if (pc >= next_copy) {
-            while (ci < code.num_copies && code.copies[ci] <= pc) {
-                if (code.copies[ci++] == pc && !temp_copy(&r)) {
-                    m->status = GRV_DIED_EARLY;
-                    goto out;
-                }
+        goto out;
+    }
+    const grv_insn *ip = insns;
+    for (;; ip++) {
+        if (instrumented && ip->xop < GRV_XOP_TEMP_COPY) {
+            if (seg->op_counts)
+                seg->op_counts[ip->op]++;
+            if (seg->trace) {
+                fv_gr_trace_event ev;
+                memset(&ev, 0, sizeof ev);
+                ev.kind = FV_GR_TRACE_OP;
+                ev.pass = seg->cur_pass;
+                ev.rule = seg->cur_rule;
+                ev.is_constraint = seg->in_constraint;
+                ev.pc = ip->pc;
+                ev.opcode = ip->op;
+                ev.stack = stk;
+                ev.stack_depth = (size_t)r.sp;
+                ev.slot = -1;
+                seg->trace(seg->trace_user, &ev);
             }
-            next_copy = ci < code.num_copies ? code.copies[ci] : UINT32_MAX;
         }
-        if (instrumented && seg->op_counts)
-            seg->op_counts[op]++;
-        if (instrumented && seg->trace) {
-            fv_gr_trace_event ev;
-            memset(&ev, 0, sizeof ev);
-            ev.kind = FV_GR_TRACE_OP;
-            ev.pass = seg->cur_pass;
-            ev.rule = seg->cur_rule;
-            ev.is_constraint = seg->in_constraint;
-            ev.pc = pc;
-            ev.opcode = op;
-            ev.stack = stk;
-            ev.stack_depth = (size_t)r.sp;
-            ev.slot = -1;
-            seg->trace(seg->trace_user, &ev);
-        }
-        uint32_t next_pc = pc + 1 + nargs;
-        switch (op) {
-        case GRV_OP_NOP:
-            break;
-        case GRV_OP_PUSH_BYTE: PUSH((int8_t)ARG(0)); break;
-        case GRV_OP_PUSH_BYTE_U: PUSH(ARG(0)); break;
-        case GRV_OP_PUSH_SHORT: PUSH((int16_t)(uint16_t)(ARG(0) << 8 | ARG(1))); break;
-        case GRV_OP_PUSH_SHORT_U: PUSH((uint16_t)(ARG(0) << 8 | ARG(1))); break;
-        case GRV_OP_PUSH_LONG:
-            PUSH((int32_t)((uint32_t)ARG(0) << 24 | (uint32_t)ARG(1) << 16 |
-                           (uint32_t)ARG(2) << 8 | ARG(3)));
-            break;
-        case GRV_OP_ADD: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP + b); break; }
-        case GRV_OP_SUB: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP - b); break; }
-        case GRV_OP_MUL: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP * b); break; }
+        switch (ip->xop) {
+        case GRV_OP_NOP: NEXT;
+        case GRV_XOP_PUSH: PUSH(ip->a); NEXT;
+        case GRV_OP_ADD: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP + b); CHECKED; }
+        case GRV_OP_SUB: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP - b); CHECKED; }
+        case GRV_OP_MUL: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP * b); CHECKED; }
         case GRV_OP_DIV: {
             NEED(2);
             int32_t b = POP;
@@ -206,13 +361,13 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             if (b == 0 || (b == -1 && x == INT32_MIN))
                 DIE;
             PUSH(x / b);
-            break;
+            CHECKED;
         }
-        case GRV_OP_MIN: { NEED(2); int32_t b = POP; if (b < TOP) TOP = b; break; }
-        case GRV_OP_MAX: { NEED(2); int32_t b = POP; if (b > TOP) TOP = b; break; }
-        case GRV_OP_NEG: NEED(1); TOP = (int32_t)(0u - (uint32_t)TOP); break;
-        case GRV_OP_TRUNC8: NEED(1); TOP = (uint8_t)TOP; break;
-        case GRV_OP_TRUNC16: NEED(1); TOP = (uint16_t)TOP; break;
+        case GRV_OP_MIN: { NEED(2); int32_t b = POP; if (b < TOP) TOP = b; CHECKED; }
+        case GRV_OP_MAX: { NEED(2); int32_t b = POP; if (b > TOP) TOP = b; CHECKED; }
+        case GRV_OP_NEG: NEED(1); TOP = (int32_t)(0u - (uint32_t)TOP); CHECKED;
+        case GRV_OP_TRUNC8: NEED(1); TOP = (uint8_t)TOP; CHECKED;
+        case GRV_OP_TRUNC16: NEED(1); TOP = (uint16_t)TOP; CHECKED;
         case GRV_OP_COND: {
             /* COMPAT(graphite2): the condition is the deepest of the three;
              * the top is the "false" value, the next the "true" value. */
@@ -220,29 +375,25 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             int32_t f = POP;
             int32_t t = POP;
             TOP = TOP ? t : f;
-            break;
+            CHECKED;
         }
-        case GRV_OP_AND: { NEED(2); int32_t b = POP; TOP = (TOP && b); break; }
-        case GRV_OP_OR: { NEED(2); int32_t b = POP; TOP = (TOP || b); break; }
-        case GRV_OP_NOT: NEED(1); TOP = !TOP; break;
-        case GRV_OP_EQUAL: { NEED(2); int32_t b = POP; TOP = (TOP == b); break; }
-        case GRV_OP_NOT_EQ: { NEED(2); int32_t b = POP; TOP = (TOP != b); break; }
-        case GRV_OP_LESS: { NEED(2); int32_t b = POP; TOP = (TOP < b); break; }
-        case GRV_OP_GTR: { NEED(2); int32_t b = POP; TOP = (TOP > b); break; }
-        case GRV_OP_LESS_EQ: { NEED(2); int32_t b = POP; TOP = (TOP <= b); break; }
-        case GRV_OP_GTR_EQ: { NEED(2); int32_t b = POP; TOP = (TOP >= b); break; }
-        case GRV_OP_BITOR: { NEED(2); int32_t b = POP; TOP = TOP | b; break; }
-        case GRV_OP_BITAND: { NEED(2); int32_t b = POP; TOP = TOP & b; break; }
-        case GRV_OP_BITNOT: NEED(1); TOP = ~TOP; break;
-        case GRV_OP_SETBITS: {
+        case GRV_OP_AND: { NEED(2); int32_t b = POP; TOP = (TOP && b); CHECKED; }
+        case GRV_OP_OR: { NEED(2); int32_t b = POP; TOP = (TOP || b); CHECKED; }
+        case GRV_OP_NOT: NEED(1); TOP = !TOP; CHECKED;
+        case GRV_OP_EQUAL: { NEED(2); int32_t b = POP; TOP = (TOP == b); CHECKED; }
+        case GRV_OP_NOT_EQ: { NEED(2); int32_t b = POP; TOP = (TOP != b); CHECKED; }
+        case GRV_OP_LESS: { NEED(2); int32_t b = POP; TOP = (TOP < b); CHECKED; }
+        case GRV_OP_GTR: { NEED(2); int32_t b = POP; TOP = (TOP > b); CHECKED; }
+        case GRV_OP_LESS_EQ: { NEED(2); int32_t b = POP; TOP = (TOP <= b); CHECKED; }
+        case GRV_OP_GTR_EQ: { NEED(2); int32_t b = POP; TOP = (TOP >= b); CHECKED; }
+        case GRV_OP_BITOR: { NEED(2); int32_t b = POP; TOP = TOP | b; CHECKED; }
+        case GRV_OP_BITAND: { NEED(2); int32_t b = POP; TOP = TOP & b; CHECKED; }
+        case GRV_OP_BITNOT: NEED(1); TOP = ~TOP; CHECKED;
+        case GRV_OP_SETBITS:
             NEED(1);
-            uint32_t mask = (uint32_t)ARG(0) << 8 | ARG(1);
-            uint32_t val = (uint32_t)ARG(2) << 8 | ARG(3);
-            TOP = (int32_t)(((uint32_t)TOP & ~mask) | val);
-            break;
-        }
-        case GRV_OP_NEXT:
-        case GRV_OP_COPY_NEXT:
+            TOP = (int32_t)(((uint32_t)TOP & ~(uint32_t)ip->a) | (uint32_t)ip->b);
+            CHECKED;
+        case GRV_OP_NEXT: /* and CopyNext */
             if (r.mapi >= r.map->size)
                 DIE;
             if (r.is != GRV_NIL) {
@@ -251,42 +402,28 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 r.is = seg->slots[r.is].next;
             }
             r.mapi++;
-            break;
-        case GRV_OP_PUT_GLYPH_8BIT_OBS:
-        case GRV_OP_PUT_GLYPH: {
-            uint32_t cls = op == GRV_OP_PUT_GLYPH ? ((uint32_t)ARG(0) << 8 | ARG(1)) : ARG(0);
+            NEXT;
+        case GRV_OP_PUT_GLYPH: /* both widths */
             if (r.is != GRV_NIL) {
-                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, cls, 0));
+                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->a, 0));
                 touch(seg, r.is);
             }
-            break;
-        }
-        case GRV_OP_PUT_SUBS_8BIT_OBS:
-        case GRV_OP_PUT_SUBS: {
-            int off = (int8_t)ARG(0);
-            uint32_t ic, oc;
-            if (op == GRV_OP_PUT_SUBS) {
-                ic = (uint32_t)ARG(1) << 8 | ARG(2);
-                oc = (uint32_t)ARG(3) << 8 | ARG(4);
-            } else {
-                ic = ARG(1);
-                oc = ARG(2);
-            }
-            int32_t src = slot_at(&r, off);
+            NEXT;
+        case GRV_OP_PUT_SUBS: { /* both widths */
+            int32_t src = slot_at(&r, ip->slot);
             if (src != GRV_NIL && r.is != GRV_NIL) {
                 /* the source is the map entry: a temporary copy when the
                  * loader planned one (silf.c plan_copies) */
                 uint32_t g = seg->slots[src].gid;
-                int32_t idx = grv_class_index(silf, ic, g);
-                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, oc, idx));
+                int32_t idx = grv_class_index(silf, (uint32_t)ip->a, g);
+                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->b, idx));
                 touch(seg, r.is);
             }
-            break;
+            CHECKED;
         }
         case GRV_OP_PUT_COPY: {
-            int off = (int8_t)ARG(0);
             if (r.is != GRV_NIL && !(seg->slots[r.is].flags & GRV_SF_DELETED)) {
-                int32_t ref = slot_at(&r, off);
+                int32_t ref = slot_at(&r, ip->slot);
                 if (ref != GRV_NIL && ref != r.is) {
                     grv_slot *d = &seg->slots[r.is];
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
@@ -309,7 +446,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 seg->slots[r.is].flags &= (uint8_t)~(GRV_SF_COPIED | GRV_SF_DELETED);
                 touch(seg, r.is);
             }
-            break;
+            CHECKED;
         }
         case GRV_OP_INSERT: {
             if (--r.map->max_size <= 0)
@@ -360,7 +497,7 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             if (r.mapi != -1)
                 r.mapi--;
             touch(seg, ns);
-            break;
+            NEXT;
         }
         case GRV_OP_DELETE: {
             if (r.is == GRV_NIL || (seg->slots[r.is].flags & GRV_SF_DELETED))
@@ -380,13 +517,14 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
             if (d->prev != GRV_NIL)
                 r.is = d->prev;
             seg->slot_count--;
-            break;
+            NEXT;
         }
         case GRV_OP_ASSOC: {
-            int n = ARG(0);
+            /* decode_insn checked that the offsets lie inside the code */
+            const uint8_t *offs = code->code.data + ip->a;
             int32_t mn = -1, mx = -1;
-            for (int k = 0; k < n; k++) {
-                int32_t ts = slot_at(&r, (int8_t)ARG(1 + k));
+            for (int k = 0; k < ip->u8; k++) {
+                int32_t ts = slot_at(&r, (int8_t)offs[k]);
                 if (ts == GRV_NIL)
                     continue;
                 const grv_slot *t = &seg->slots[ts];
@@ -400,183 +538,154 @@ int32_t grv_run(grv_machine *m, grv_code code, int *mapi, int mapb, int32_t *is_
                 seg->slots[r.is].after = mx;
                 touch(seg, r.is);
             }
-            break;
+            CHECKED;
         }
-        case GRV_OP_CNTXT_ITEM: {
-            int off = (int8_t)ARG(0);
-            if (r.mapb + off != r.mapi) {
-                next_pc += ARG(1);
+        case GRV_OP_CNTXT_ITEM:
+            if (r.mapb + ip->slot != r.mapi) {
                 PUSH(1);
+                /* grv_compile resolved the skip to an instruction index
+                 * inside the array (its END or BAD at worst) */
+                ip = insns + ip->a - 1;
             }
-            break;
-        }
+            NEXT;
         case GRV_OP_ATTR_SET:
         case GRV_OP_ATTR_ADD:
-        case GRV_OP_ATTR_SUB: {
-            NEED(1);
-            uint32_t slat = ARG(0);
-            int32_t val = POP;
-            if (r.is == GRV_NIL)
-                break;
-            if (op != GRV_OP_ATTR_SET) {
-                ensure_positioned(&r, slat);
-                int32_t cur = grv_get_attr(seg, r.is, slat, 0);
-                val = op == GRV_OP_ATTR_ADD ? (int32_t)((uint32_t)cur + (uint32_t)val)
-                                            : (int32_t)((uint32_t)cur - (uint32_t)val);
-            }
-            grv_set_attr(seg, r.map, r.is, slat, 0, val);
-            touch(seg, r.is);
-            break;
-        }
-        case GRV_OP_ATTR_SET_SLOT: {
-            NEED(1);
-            uint32_t slat = ARG(0);
-            int offset = r.mapi * (slat == GRV_SLAT_ATTTO);
-            int32_t val = (int32_t)((uint32_t)POP + (uint32_t)offset);
-            if (r.is != GRV_NIL) {
-                grv_set_attr(seg, r.map, r.is, slat, offset, val);
-                touch(seg, r.is);
-            }
-            break;
-        }
-        case GRV_OP_IATTR_SET_SLOT: {
-            NEED(1);
-            uint32_t slat = ARG(0);
-            int idx = ARG(1);
-            /* COMPAT(graphite2): as in AttrSetSlot, the map position is
-             * added to the value only for gr_slatAttTo (gr_diff F-10,
-             * measured: IAttrSetSlot on AdvY stores the value alone). */
-            int offset = r.mapi * (slat == GRV_SLAT_ATTTO);
-            int32_t val = (int32_t)((uint32_t)POP + (uint32_t)offset);
-            if (r.is != GRV_NIL) {
-                grv_set_attr(seg, r.map, r.is, slat, idx, val);
-                touch(seg, r.is);
-            }
-            break;
-        }
+        case GRV_OP_ATTR_SUB:
         case GRV_OP_IATTR_SET:
         case GRV_OP_IATTR_ADD:
         case GRV_OP_IATTR_SUB: {
             NEED(1);
-            uint32_t slat = ARG(0);
-            int idx = ARG(1);
+            uint32_t slat = ip->u8;
+            int idx = ip->a; /* 0 for the non-indexed forms */
             int32_t val = POP;
             if (r.is == GRV_NIL)
-                break;
-            if (op != GRV_OP_IATTR_SET) {
+                CHECKED;
+            if (ip->xop != GRV_OP_ATTR_SET && ip->xop != GRV_OP_IATTR_SET) {
                 ensure_positioned(&r, slat);
                 int32_t cur = grv_get_attr(seg, r.is, slat, (uint32_t)idx);
-                val = op == GRV_OP_IATTR_ADD ? (int32_t)((uint32_t)cur + (uint32_t)val)
-                                             : (int32_t)((uint32_t)cur - (uint32_t)val);
+                int add = ip->xop == GRV_OP_ATTR_ADD || ip->xop == GRV_OP_IATTR_ADD;
+                val = add ? (int32_t)((uint32_t)cur + (uint32_t)val)
+                          : (int32_t)((uint32_t)cur - (uint32_t)val);
             }
             grv_set_attr(seg, r.map, r.is, slat, idx, val);
             touch(seg, r.is);
-            break;
+            CHECKED;
+        }
+        case GRV_OP_ATTR_SET_SLOT:
+        case GRV_OP_IATTR_SET_SLOT: {
+            NEED(1);
+            uint32_t slat = ip->u8;
+            /* COMPAT(graphite2): the map position is added to the value
+             * only for gr_slatAttTo (gr_diff F-10, measured: IAttrSetSlot on
+             * AdvY stores the value alone). */
+            int offset = r.mapi * (slat == GRV_SLAT_ATTTO);
+            int sub = ip->xop == GRV_OP_IATTR_SET_SLOT ? ip->a : offset;
+            int32_t val = (int32_t)((uint32_t)POP + (uint32_t)offset);
+            if (r.is != GRV_NIL) {
+                grv_set_attr(seg, r.map, r.is, slat, sub, val);
+                touch(seg, r.is);
+            }
+            CHECKED;
         }
         case GRV_OP_PUSH_SLOT_ATTR:
         case GRV_OP_PUSH_ISLOT_ATTR: {
-            uint32_t slat = ARG(0);
-            int32_t sl = slot_at(&r, (int8_t)ARG(1));
-            uint32_t idx = op == GRV_OP_PUSH_ISLOT_ATTR ? ARG(2) : 0;
+            int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
-                ensure_positioned(&r, slat);
-                PUSH(grv_get_attr(seg, sl, slat, idx));
+                ensure_positioned(&r, ip->u8);
+                PUSH(grv_get_attr(seg, sl, ip->u8, (uint32_t)ip->a));
             }
-            break;
+            CHECKED;
         }
-        case GRV_OP_PUSH_GLYPH_ATTR_OBS:
         case GRV_OP_PUSH_GLYPH_ATTR:
-        case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
-        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: {
-            int wide = op == GRV_OP_PUSH_GLYPH_ATTR || op == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR;
-            uint32_t at = wide ? ((uint32_t)ARG(0) << 8 | ARG(1)) : ARG(0);
-            int32_t sl = slot_at(&r, (int8_t)ARG(wide ? 2 : 1));
+        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: { /* and the 8-bit forms */
+            int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
-                if ((op == GRV_OP_PUSH_ATT_TO_GATTR_OBS || op == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR) &&
-                    seg->slots[sl].parent != GRV_NIL)
+                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR && seg->slots[sl].parent != GRV_NIL)
                     sl = seg->slots[sl].parent;
-                PUSH(grv_glyph_attr(face, seg->slots[sl].gid, at));
+                PUSH(grv_glyph_attr(face, seg->slots[sl].gid, (uint32_t)ip->a));
             }
-            break;
+            CHECKED;
         }
         case GRV_OP_PUSH_GLYPH_METRIC:
         case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC: {
-            int32_t sl = slot_at(&r, (int8_t)ARG(1));
+            int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
-                if (op == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && seg->slots[sl].parent != GRV_NIL)
+                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && seg->slots[sl].parent != GRV_NIL)
                     sl = seg->slots[sl].parent;
-                PUSH(grv_glyph_metric(seg, sl, ARG(0), ARG(2)));
+                PUSH(grv_glyph_metric(seg, sl, ip->u8, (uint32_t)ip->a));
             }
-            break;
+            CHECKED;
         }
         case GRV_OP_PUSH_FEAT: {
-            int32_t sl = slot_at(&r, (int8_t)ARG(1));
+            int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL)
-                PUSH(grv_get_feature(seg, ARG(0)));
-            break;
+                PUSH(grv_get_feature(seg, ip->u8));
+            CHECKED;
         }
         case GRV_OP_SET_FEAT: {
-            int32_t sl = slot_at(&r, (int8_t)ARG(1));
+            int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
                 NEED(1);
-                grv_set_feature(seg, ARG(0), POP);
+                grv_set_feature(seg, ip->u8, POP);
             }
-            break;
+            CHECKED;
         }
         case GRV_OP_PUSH_VERSION:
             PUSH(GRV_ENGINE_VERSION);
-            break;
+            NEXT;
         case GRV_OP_PUSH_PROC_STATE:
             /* COMPAT(graphite2): a stub that pushes 1 */
             PUSH(1);
-            break;
+            NEXT;
         case GRV_OP_POP_RET:
             /* COMPAT(graphite2): PopRet pops the value and pushes it back as
              * the result, with no check in between: on an empty stack it
              * reads the cell below the base and the run ends normally with
              * an empty stack, result 0 (gr_diff F-8). */
             NEED(1);
-            returned = 1;
             goto out;
         case GRV_OP_RET_ZERO:
             PUSH(0);
-            returned = 1;
             goto out;
         case GRV_OP_RET_TRUE:
             PUSH(1);
-            returned = 1;
             goto out;
-        default:
-            m->status = GRV_DIED_EARLY;
+        case GRV_XOP_TEMP_COPY:
+            if (!temp_copy(&r))
+                DIE;
+            NEXT;
+        case GRV_XOP_END:
             goto out;
+        default: /* GRV_XOP_BAD */
+            DIE;
         }
         if (m->status != GRV_FINISHED)
             goto out;
-        /* COMPAT(graphite2): the stack is checked after each opcode, not at
-         * each pop: an opcode that ends below the base fails the run
-         * (returns, which leave the loop at once, are not checked). */
         if (r.sp < 0) {
             m->status = GRV_STACK_UNDERFLOW;
             goto out;
         }
-        pc = next_pc;
     }
-out:
-    (void)returned;
-    {
-        int32_t ret = 0;
-        if (m->status == GRV_FINISHED) {
-            if (r.sp == 1)
-                ret = stk[0];
-            else if (r.sp > 1)
-                m->status = GRV_STACK_NOT_EMPTY;
-        }
-        /* graphite2 writes the current slot back into the map entry. */
-        if (r.mapi >= -1 && r.mapi < GRV_MAX_SLOTS + 2)
-            grv_map_begin(r.map)[r.mapi] = r.is;
-        *mapi = r.mapi;
-        if (is_out)
-            *is_out = r.is;
-        return ret;
+out:;
+    int32_t ret = 0;
+    if (m->status == GRV_FINISHED) {
+        if (r.sp == 1)
+            ret = stk[0];
+        else if (r.sp > 1)
+            m->status = GRV_STACK_NOT_EMPTY;
     }
+    /* graphite2 writes the current slot back into the map entry. */
+    if (r.mapi >= -1 && r.mapi < GRV_MAX_SLOTS + 2)
+        grv_map_begin(r.map)[r.mapi] = r.is;
+    *mapi = r.mapi;
+    if (is_out)
+        *is_out = r.is;
+    return ret;
+}
+
+int32_t grv_run(grv_machine *m, const grv_code *code, int *mapi, int mapb, int32_t *is_out)
+{
+    if (FV_UNLIKELY(m->seg->op_counts != NULL || m->seg->trace != NULL))
+        return run_code(m, code, mapi, mapb, is_out, 1);
+    return run_code(m, code, mapi, mapb, is_out, 0);
 }

@@ -91,34 +91,49 @@ static void push_slot(grv_slotmap *m, int32_t s)
 
 static int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
 {
+    const grv_slot *const slots = seg->slots;
     fsm->num_rules = 0;
     int ctxt = 0;
-    while (ctxt != p->max_pre && seg->slots[slot].prev != GRV_NIL) {
-        slot = seg->slots[slot].prev;
+    const int max_pre = p->max_pre;
+    while (ctxt != max_pre && slots[slot].prev != GRV_NIL) {
+        slot = slots[slot].prev;
         ctxt++;
     }
     grv_slotmap *m = &fsm->map;
     m->size = 0;
     m->context = ctxt;
-    m->buf[0] = seg->slots[slot].prev;
+    m->buf[0] = slots[slot].prev;
     if (ctxt < p->min_pre)
         return 0;
     if (p->num_rows == 0)
         return 0;
-    uint32_t state = p->start_states[p->max_pre - ctxt];
-    int free_slots = GRV_MAX_SLOTS;
+    /* The tables in locals: the loop writes the map and the rule list, which
+     * the compiler would otherwise have to assume alias them. */
+    const uint16_t *const cols = p->cols;
+    const uint16_t *const trans = p->trans;
+    const uint32_t num_cols_glyphs = p->num_cols_glyphs;
+    const uint32_t num_columns = p->num_columns;
+    const uint32_t num_transitional = p->num_transitional;
+    const uint32_t first_success = (uint32_t)(p->num_rows - p->num_success);
+    int32_t *const map = grv_map_begin(m);
+    uint32_t state = p->start_states[max_pre - ctxt];
+    int n = 0; /* map entries; GRV_MAX_SLOTS - 1 slots at most are matched */
     do {
-        push_slot(m, slot);
-        uint16_t gid = seg->slots[slot].gid;
-        if (gid >= p->num_cols_glyphs || p->cols[gid] == 0xffff || --free_slots == 0 ||
-            state >= p->num_transitional)
-            return free_slots != 0;
-        state = p->trans[state * p->num_columns + p->cols[gid]];
-        if (state >= (uint32_t)(p->num_rows - p->num_success))
-            accumulate(p, fsm, state - (uint32_t)(p->num_rows - p->num_success));
-        slot = seg->slots[slot].next;
+        map[n++] = slot;
+        uint32_t gid = slots[slot].gid;
+        uint32_t col = gid < num_cols_glyphs ? cols[gid] : 0xffff;
+        if (col == 0xffff || n == GRV_MAX_SLOTS || state >= num_transitional) {
+            m->size = n;
+            /* no match only when the rule would span too many slots */
+            return col == 0xffff || n != GRV_MAX_SLOTS;
+        }
+        state = trans[state * num_columns + col];
+        if (state >= first_success)
+            accumulate(p, fsm, state - first_success);
+        slot = slots[slot].next;
     } while (state != 0 && slot != GRV_NIL);
-    push_slot(m, slot);
+    map[n++] = slot;
+    m->size = n;
     return 1;
 }
 
@@ -140,7 +155,7 @@ static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint
         if (grv_map_begin(map)[idx] == GRV_NIL)
             continue;
         int mi = idx;
-        int32_t ret = grv_run(m, r->constraint, &mi, curr, NULL);
+        int32_t ret = grv_run(m, &r->constraint, &mi, curr, NULL);
         if (!ret || m->status != GRV_FINISHED) {
             seg->in_constraint = 0;
             return 0;
@@ -234,7 +249,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 int mi = map->context;
                 map->highpassed = 0;
                 int32_t is;
-                int32_t ret = grv_run(m, r->action, &mi, map->context, &is);
+                int32_t ret = grv_run(m, &r->action, &mi, map->context, &is);
                 if (m->status != GRV_FINISHED) {
                     *slot = GRV_NIL;
                     map->highwater = GRV_NIL;
@@ -267,7 +282,7 @@ static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
     int mi = 0;
     seg->cur_rule = -1;
     seg->in_constraint = 1;
-    int32_t ret = grv_run(m, p->pass_constraint, &mi, 0, NULL);
+    int32_t ret = grv_run(m, &p->pass_constraint, &mi, 0, NULL);
     seg->in_constraint = 0;
     return ret && m->status == GRV_FINISHED;
 }

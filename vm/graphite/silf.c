@@ -370,10 +370,15 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                         &r->action.code) != FV_OK) {
             SILF_FAIL(r->action.offset, "action code past the end of the table");
         }
-        if (plan_copies(mem, r) != FV_OK) {
-            st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "copy plan");
+        if (plan_copies(mem, r) != FV_OK || grv_compile(mem, &r->constraint) != FV_OK ||
+            grv_compile(mem, &r->action) != FV_OK) {
+            st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "decoded rule code");
             goto fail;
         }
+    }
+    if (grv_compile(mem, &p->pass_constraint) != FV_OK) {
+        st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, pc_code, "decoded pass constraint");
+        goto fail;
     }
     /* Sort each success state's rules as graphite2 matches them. */
     for (uint32_t i = 0; i < p->num_success; i++) {
@@ -704,8 +709,12 @@ static void silf_free(fv_mem *mem, grv_silf *s)
             fv_mem_free(mem, p->start_states);
             fv_mem_free(mem, p->state_rule_off);
             fv_mem_free(mem, p->state_rules);
-            for (uint32_t k = 0; p->rules && k < p->num_rules; k++)
+            for (uint32_t k = 0; p->rules && k < p->num_rules; k++) {
                 fv_mem_free(mem, (void *)(uintptr_t)p->rules[k].action.copies);
+                grv_code_free(mem, &p->rules[k].constraint);
+                grv_code_free(mem, &p->rules[k].action);
+            }
+            grv_code_free(mem, &p->pass_constraint);
             fv_mem_free(mem, p->rules);
         }
     }

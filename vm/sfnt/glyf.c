@@ -260,7 +260,7 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
         /* COMPAT(freetype): a glyph running past glyf is clipped to it. */
         end = (uint32_t)f->glyf.len;
     }
-    fv_span gl;
+    fv_span gl = {NULL, 0}; /* fv_span_sub sets it; gcc -O2 -g cannot tell */
     (void)fv_span_sub(f->glyf, start, (uint64_t)end - start, &gl);
     if (gl.len < 10)
         return glyph_fail(err, FV_E_TRUNCATED, gid, start, "glyph header");
