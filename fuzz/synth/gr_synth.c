@@ -131,7 +131,7 @@ int fvsynth_gr_segment(fvsynth_gr *f, const uint8_t *gids, int n, int rtl)
 void fvsynth_gr_free(fvsynth_gr *f)
 {
     fv_mem_free(&f->mem, f->seg.slots);
-    fv_mem_free(&f->mem, f->seg.user);
+    fv_mem_free(&f->mem, f->seg.words);
     f->seg.slots = NULL;
-    f->seg.user = NULL;
+    f->seg.words = NULL;
 }

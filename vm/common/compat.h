@@ -7,11 +7,13 @@
 #define FV_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FV_HAVE_COMPUTED_GOTO 1
 #define FV_ALWAYS_INLINE inline __attribute__((always_inline))
+#define FV_NOINLINE __attribute__((noinline))
 #else
 #define FV_LIKELY(x) (x)
 #define FV_UNLIKELY(x) (x)
 #define FV_HAVE_COMPUTED_GOTO 0
 #define FV_ALWAYS_INLINE inline
+#define FV_NOINLINE
 #endif
 
 #define FV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

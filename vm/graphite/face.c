@@ -117,7 +117,7 @@ static uint32_t find_pseudo(const grv_silf *silf, uint32_t u)
 static void seg_free(grv_seg *seg)
 {
     fv_mem_free(seg->mem, seg->slots);
-    fv_mem_free(seg->mem, seg->user);
+    fv_mem_free(seg->mem, seg->words);
     fv_mem_free(seg->mem, seg->chars);
     fv_mem_free(seg->mem, seg->feats);
     fv_mem_free(seg->mem, seg->coll);

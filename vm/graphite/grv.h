@@ -258,8 +258,7 @@ typedef struct grv_slot {
     uint8_t flags, attlevel, bidilevel;
     int32_t index;               /* position after associate_chars */
     int16_t last_pass, last_rule;/* provenance: which pass/rule last changed it */
-    uint8_t has_just;            /* jvals loaded (graphite2's SlotJustify) */
-    int16_t jvals[GRV_MAX_JLEVELS * 5];
+    /* user attributes and justification values: seg->words */
 } grv_slot;
 
 typedef struct grv_char {
@@ -300,7 +299,12 @@ typedef struct grv_seg {
     fv_gr_face *face;
     fv_mem *mem;
     grv_slot *slots;       /* pool */
-    int16_t *user;         /* pool_cap * num_user */
+    /* Per-slot words beside the pool (grv_slot_words): the slot's num_user
+     * user attributes, then its justification block (GRV_JUST_WORDS: a
+     * "loaded" word, graphite2's SlotJustify, and 5 values per level).
+     * Kept out of grv_slot so that the slot stays small: the FSM and the
+     * machine index slots all the time. */
+    int16_t *words;        /* pool_cap * grv_words_per_slot */
     uint32_t pool_len, pool_cap;
     /* 1 + the first freed slot (linked through `next`), 0 if none: freed
      * slots are reused first, as graphite2's free list (zero means empty so
@@ -406,6 +410,16 @@ static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
 {
     return (i >= 0 && (uint32_t)i < seg->pool_len) ? &seg->slots[i] : NULL;
 }
+#define GRV_JUST_WORDS (1 + GRV_MAX_JLEVELS * 5)
+static inline size_t grv_words_per_slot(const grv_seg *seg)
+{
+    return (size_t)seg->face->silf.num_user + GRV_JUST_WORDS;
+}
+/* The words of slot `i`, which the caller has checked (grv_sl). */
+static inline int16_t *grv_slot_words(grv_seg *seg, int32_t i)
+{
+    return seg->words + (size_t)i * grv_words_per_slot(seg);
+}
 void grv_set_glyph(grv_seg *seg, int32_t s, uint32_t gid);
 int32_t grv_get_attr(grv_seg *seg, int32_t s, uint32_t attr, uint32_t sub);
 void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t s, uint32_t attr, int sub,
@@ -420,7 +434,12 @@ int32_t grv_get_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub);
 void grv_set_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub, int32_t value);
 void grv_link_clusters(grv_seg *seg);
 float grv_justify(grv_seg *seg, float width);
-int32_t grv_get_feature(const grv_seg *seg, uint32_t index);
+static inline int32_t grv_get_feature(const grv_seg *seg, uint32_t index)
+{
+    if (index >= seg->face->num_features)
+        return 0;
+    return seg->feats[index];
+}
 void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value);
 void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child);
 void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);

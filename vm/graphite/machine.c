@@ -53,9 +53,8 @@ static int temp_copy(vmregs *r)
         return 0;
     seg->slots[ns] = seg->slots[r->is];
     seg->slots[ns].flags |= GRV_SF_COPIED;
-    uint32_t nu = seg->face->silf.num_user;
-    if (nu)
-        memcpy(seg->user + (size_t)ns * nu, seg->user + (size_t)r->is * nu, nu * sizeof(int16_t));
+    memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, r->is),
+           grv_words_per_slot(seg) * sizeof(int16_t));
     if (r->mapi >= -1 && r->mapi < GRV_MAX_SLOTS + 2)
         grv_map_begin(r->map)[r->mapi] = ns;
     return 1;
@@ -297,6 +296,16 @@ void grv_code_free(fv_mem *mem, grv_code *code)
  * pop, so an opcode that ends below the base fails the run (returns, which
  * leave the loop at once, are not checked). */
 #define CHECKED break
+/* The end of a stack-only opcode (no helper call): the stack check alone.
+ * (Not wrapped in do/while: `continue` must reach the dispatch loop.) */
+#define POPPED                                               \
+    {                                                        \
+        if (r.sp < 0) {                                      \
+            m->status = GRV_STACK_UNDERFLOW;                 \
+            goto out;                                        \
+        }                                                    \
+        continue;                                            \
+    }
 
 /* The run loop, compiled twice (grv_run below): with `instrumented` a
  * constant, the untraced copy has no per-opcode test for counters or trace. */
@@ -350,9 +359,9 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         switch (ip->xop) {
         case GRV_OP_NOP: NEXT;
         case GRV_XOP_PUSH: PUSH(ip->a); NEXT;
-        case GRV_OP_ADD: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP + b); CHECKED; }
-        case GRV_OP_SUB: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP - b); CHECKED; }
-        case GRV_OP_MUL: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP * b); CHECKED; }
+        case GRV_OP_ADD: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP + b); POPPED; }
+        case GRV_OP_SUB: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP - b); POPPED; }
+        case GRV_OP_MUL: { NEED(2); uint32_t b = (uint32_t)POP; TOP = (int32_t)((uint32_t)TOP * b); POPPED; }
         case GRV_OP_DIV: {
             NEED(2);
             int32_t b = POP;
@@ -361,13 +370,13 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             if (b == 0 || (b == -1 && x == INT32_MIN))
                 DIE;
             PUSH(x / b);
-            CHECKED;
+            POPPED;
         }
-        case GRV_OP_MIN: { NEED(2); int32_t b = POP; if (b < TOP) TOP = b; CHECKED; }
-        case GRV_OP_MAX: { NEED(2); int32_t b = POP; if (b > TOP) TOP = b; CHECKED; }
-        case GRV_OP_NEG: NEED(1); TOP = (int32_t)(0u - (uint32_t)TOP); CHECKED;
-        case GRV_OP_TRUNC8: NEED(1); TOP = (uint8_t)TOP; CHECKED;
-        case GRV_OP_TRUNC16: NEED(1); TOP = (uint16_t)TOP; CHECKED;
+        case GRV_OP_MIN: { NEED(2); int32_t b = POP; if (b < TOP) TOP = b; POPPED; }
+        case GRV_OP_MAX: { NEED(2); int32_t b = POP; if (b > TOP) TOP = b; POPPED; }
+        case GRV_OP_NEG: NEED(1); TOP = (int32_t)(0u - (uint32_t)TOP); POPPED;
+        case GRV_OP_TRUNC8: NEED(1); TOP = (uint8_t)TOP; POPPED;
+        case GRV_OP_TRUNC16: NEED(1); TOP = (uint16_t)TOP; POPPED;
         case GRV_OP_COND: {
             /* COMPAT(graphite2): the condition is the deepest of the three;
              * the top is the "false" value, the next the "true" value. */
@@ -375,24 +384,24 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             int32_t f = POP;
             int32_t t = POP;
             TOP = TOP ? t : f;
-            CHECKED;
+            POPPED;
         }
-        case GRV_OP_AND: { NEED(2); int32_t b = POP; TOP = (TOP && b); CHECKED; }
-        case GRV_OP_OR: { NEED(2); int32_t b = POP; TOP = (TOP || b); CHECKED; }
-        case GRV_OP_NOT: NEED(1); TOP = !TOP; CHECKED;
-        case GRV_OP_EQUAL: { NEED(2); int32_t b = POP; TOP = (TOP == b); CHECKED; }
-        case GRV_OP_NOT_EQ: { NEED(2); int32_t b = POP; TOP = (TOP != b); CHECKED; }
-        case GRV_OP_LESS: { NEED(2); int32_t b = POP; TOP = (TOP < b); CHECKED; }
-        case GRV_OP_GTR: { NEED(2); int32_t b = POP; TOP = (TOP > b); CHECKED; }
-        case GRV_OP_LESS_EQ: { NEED(2); int32_t b = POP; TOP = (TOP <= b); CHECKED; }
-        case GRV_OP_GTR_EQ: { NEED(2); int32_t b = POP; TOP = (TOP >= b); CHECKED; }
-        case GRV_OP_BITOR: { NEED(2); int32_t b = POP; TOP = TOP | b; CHECKED; }
-        case GRV_OP_BITAND: { NEED(2); int32_t b = POP; TOP = TOP & b; CHECKED; }
-        case GRV_OP_BITNOT: NEED(1); TOP = ~TOP; CHECKED;
+        case GRV_OP_AND: { NEED(2); int32_t b = POP; TOP = (TOP && b); POPPED; }
+        case GRV_OP_OR: { NEED(2); int32_t b = POP; TOP = (TOP || b); POPPED; }
+        case GRV_OP_NOT: NEED(1); TOP = !TOP; POPPED;
+        case GRV_OP_EQUAL: { NEED(2); int32_t b = POP; TOP = (TOP == b); POPPED; }
+        case GRV_OP_NOT_EQ: { NEED(2); int32_t b = POP; TOP = (TOP != b); POPPED; }
+        case GRV_OP_LESS: { NEED(2); int32_t b = POP; TOP = (TOP < b); POPPED; }
+        case GRV_OP_GTR: { NEED(2); int32_t b = POP; TOP = (TOP > b); POPPED; }
+        case GRV_OP_LESS_EQ: { NEED(2); int32_t b = POP; TOP = (TOP <= b); POPPED; }
+        case GRV_OP_GTR_EQ: { NEED(2); int32_t b = POP; TOP = (TOP >= b); POPPED; }
+        case GRV_OP_BITOR: { NEED(2); int32_t b = POP; TOP = TOP | b; POPPED; }
+        case GRV_OP_BITAND: { NEED(2); int32_t b = POP; TOP = TOP & b; POPPED; }
+        case GRV_OP_BITNOT: NEED(1); TOP = ~TOP; POPPED;
         case GRV_OP_SETBITS:
             NEED(1);
             TOP = (int32_t)(((uint32_t)TOP & ~(uint32_t)ip->a) | (uint32_t)ip->b);
-            CHECKED;
+            POPPED;
         case GRV_OP_NEXT: /* and CopyNext */
             if (r.mapi >= r.map->size)
                 DIE;
@@ -429,17 +438,14 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
                         DIE;
                     grv_slot keep = *d;
-                    const grv_slot *src = &seg->slots[ref];
-                    const int16_t *src_user =
-                        silf->num_user ? seg->user + (size_t)ref * silf->num_user : NULL;
-                    *d = *src;
+                    *d = seg->slots[ref];
                     d->child = GRV_NIL;
                     d->sibling = GRV_NIL;
                     d->prev = keep.prev;
                     d->next = keep.next;
-                    uint32_t nu = silf->num_user;
-                    if (nu && src_user)
-                        memmove(seg->user + (size_t)r.is * nu, src_user, nu * sizeof(int16_t));
+                    /* user attributes and justification values too */
+                    memcpy(grv_slot_words(seg, r.is), grv_slot_words(seg, ref),
+                           grv_words_per_slot(seg) * sizeof(int16_t));
                     if (d->parent != GRV_NIL)
                         grv_slot_child(seg, d->parent, r.is);
                 }

@@ -4,6 +4,7 @@
  * the order of passes around the bidi pass (graphite2's runGraphite). */
 #include <string.h>
 
+#include "common/compat.h"
 #include "graphite/grv.h"
 
 typedef struct grv_fsm {
@@ -51,6 +52,12 @@ static void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
         e = a + GRV_MAX_RULES;
     if (a == e)
         return;
+    if (fsm->num_rules == 0) {
+        /* the first success state of a match: its list as it is */
+        memcpy(fsm->rules, p->state_rules + a, (e - a) * sizeof(uint16_t));
+        fsm->num_rules = e - a;
+        return;
+    }
     uint32_t i = 0, j = a, n = 0;
     while (i < fsm->num_rules && n < GRV_MAX_RULES) {
         uint16_t x = fsm->rules[i], y = p->state_rules[j];
@@ -89,23 +96,24 @@ static void push_slot(grv_slotmap *m, int32_t s)
         grv_map_begin(m)[m->size++] = s;
 }
 
-static int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
+/* Not inlined: inside the pass loop its tables do not fit the registers. */
+static FV_NOINLINE int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
 {
     const grv_slot *const slots = seg->slots;
     fsm->num_rules = 0;
     int ctxt = 0;
     const int max_pre = p->max_pre;
-    while (ctxt != max_pre && slots[slot].prev != GRV_NIL) {
-        slot = slots[slot].prev;
+    int32_t prev = slots[slot].prev;
+    while (ctxt != max_pre && prev != GRV_NIL) {
+        slot = prev;
+        prev = slots[slot].prev;
         ctxt++;
     }
     grv_slotmap *m = &fsm->map;
     m->size = 0;
     m->context = ctxt;
-    m->buf[0] = slots[slot].prev;
-    if (ctxt < p->min_pre)
-        return 0;
-    if (p->num_rows == 0)
+    m->buf[0] = prev;
+    if (ctxt < p->min_pre || p->num_rows == 0)
         return 0;
     /* The tables in locals: the loop writes the map and the rule list, which
      * the compiler would otherwise have to assume alias them. */
@@ -117,22 +125,29 @@ static int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
     const uint32_t first_success = (uint32_t)(p->num_rows - p->num_success);
     int32_t *const map = grv_map_begin(m);
     uint32_t state = p->start_states[max_pre - ctxt];
-    int n = 0; /* map entries; GRV_MAX_SLOTS - 1 slots at most are matched */
-    do {
+    int n = 0; /* map entries: at most GRV_MAX_SLOTS - 1 slots are matched */
+    for (;;) {
+        const grv_slot *s = &slots[slot];
         map[n++] = slot;
-        uint32_t gid = slots[slot].gid;
-        uint32_t col = gid < num_cols_glyphs ? cols[gid] : 0xffff;
-        if (col == 0xffff || n == GRV_MAX_SLOTS || state >= num_transitional) {
+        uint32_t gid = s->gid;
+        uint32_t col = gid < num_cols_glyphs ? cols[gid] : 0xffffu;
+        if (col == 0xffffu)
+            break;
+        if (n == GRV_MAX_SLOTS) {
             m->size = n;
-            /* no match only when the rule would span too many slots */
-            return col == 0xffff || n != GRV_MAX_SLOTS;
+            return 0; /* the rule would span too many slots: no match */
         }
+        if (state >= num_transitional)
+            break;
         state = trans[state * num_columns + col];
         if (state >= first_success)
             accumulate(p, fsm, state - first_success);
-        slot = slots[slot].next;
-    } while (state != 0 && slot != GRV_NIL);
-    map[n++] = slot;
+        slot = s->next;
+        if (state == 0 || slot == GRV_NIL) {
+            map[n++] = slot;
+            break;
+        }
+    }
     m->size = n;
     return 1;
 }

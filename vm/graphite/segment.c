@@ -17,31 +17,31 @@ static void init_slot(grv_slot *s)
 
 /* Grows the slot pool to at least `cap` slots: one allocation each for the
  * slots (not cleared: grv_new_slot initialises each slot it hands out) and
- * the user attributes (cleared: a new slot's user attributes are 0). */
+ * their words (cleared: a new slot's user attributes are 0 and its
+ * justification values not loaded; grv_free_slot clears them again). */
 int grv_reserve_slots(grv_seg *seg, uint32_t cap)
 {
     if (cap <= seg->pool_cap)
         return 1;
-    uint32_t nu = seg->face->silf.num_user;
+    size_t nw = grv_words_per_slot(seg);
     if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 2 ||
-        (uint64_t)cap * nu * sizeof(int16_t) > SIZE_MAX / 2)
+        (uint64_t)cap * nw * sizeof(int16_t) > SIZE_MAX / 2)
         return 0;
     grv_slot *ns = fv_mem_alloc(seg->mem, (size_t)cap * sizeof(grv_slot));
-    int16_t *nuser = nu ? fv_mem_array(seg->mem, (size_t)cap * nu, sizeof(int16_t)) : NULL;
-    if (!ns || (nu && !nuser)) {
+    int16_t *nwords = fv_mem_array(seg->mem, (size_t)cap * nw, sizeof(int16_t));
+    if (!ns || !nwords) {
         fv_mem_free(seg->mem, ns);
-        fv_mem_free(seg->mem, nuser);
+        fv_mem_free(seg->mem, nwords);
         return 0;
     }
     if (seg->pool_len) {
         memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
-        if (nu)
-            memcpy(nuser, seg->user, (size_t)seg->pool_len * nu * sizeof(int16_t));
+        memcpy(nwords, seg->words, (size_t)seg->pool_len * nw * sizeof(int16_t));
     }
     fv_mem_free(seg->mem, seg->slots);
-    fv_mem_free(seg->mem, seg->user);
+    fv_mem_free(seg->mem, seg->words);
     seg->slots = ns;
-    seg->user = nuser;
+    seg->words = nwords;
     seg->pool_cap = cap;
     return 1;
 }
@@ -88,9 +88,7 @@ void grv_free_slot(grv_seg *seg, int32_t si)
         }
     }
     init_slot(s);
-    uint32_t nu = seg->face->silf.num_user;
-    if (nu)
-        memset(seg->user + (size_t)si * nu, 0, nu * sizeof(int16_t));
+    memset(grv_slot_words(seg, si), 0, grv_words_per_slot(seg) * sizeof(int16_t));
     s->next = seg->free_list - 1;
     seg->free_list = si + 1;
 }
@@ -165,7 +163,7 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     case GRV_SLAT_MEASUREEOL: return -1;
     case GRV_SLAT_JWIDTH: return (int32_t)s->just;
     case GRV_SLAT_USERDEFNV1: sub = 0; /* fall through */
-    case GRV_SLAT_USERDEFN: return sub < nu ? seg->user[(size_t)si * nu + sub] : 0;
+    case GRV_SLAT_USERDEFN: return sub < nu ? grv_slot_words(seg, si)[sub] : 0;
     case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
     case GRV_SLAT_BIDILEVEL: return s->bidilevel;
     default:
@@ -297,7 +295,7 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
         break;
     case GRV_SLAT_USERDEFN:
         if (sub >= 0 && (uint32_t)sub < nu)
-            seg->user[(size_t)si * nu + (uint32_t)sub] = value;
+            grv_slot_words(seg, si)[sub] = value;
         break;
     case GRV_SLAT_BIDILEVEL: s->bidilevel = (uint8_t)value; break;
     default:
@@ -593,13 +591,6 @@ void grv_associate_chars(grv_seg *seg)
     }
 }
 
-int32_t grv_get_feature(const grv_seg *seg, uint32_t index)
-{
-    if (index >= seg->face->num_features)
-        return 0;
-    return seg->feats[index];
-}
-
 void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value)
 {
     if (index >= seg->face->num_features)
@@ -620,8 +611,9 @@ int32_t grv_get_justify(grv_seg *seg, int32_t si, unsigned level, unsigned sub)
     const grv_silf *silf = &seg->face->silf;
     if (!s || sub > 4 || level >= GRV_MAX_JLEVELS || (level && level >= silf->num_jlevels))
         return 0;
-    if (s->has_just)
-        return s->jvals[level * 5 + sub];
+    const int16_t *just = grv_slot_words(seg, si) + silf->num_user;
+    if (just[0])
+        return just[1 + level * 5 + sub];
     if (level >= silf->num_jlevels || sub == 4)
         return 0;
     return grv_glyph_attr(seg->face, s->gid, silf->jattr[level][sub]);
@@ -633,14 +625,15 @@ void grv_set_justify(grv_seg *seg, int32_t si, unsigned level, unsigned sub, int
     const grv_silf *silf = &seg->face->silf;
     if (!s || sub > 4 || level >= GRV_MAX_JLEVELS || (level && level >= silf->num_jlevels))
         return;
-    if (!s->has_just) {
-        memset(s->jvals, 0, sizeof s->jvals);
+    int16_t *just = grv_slot_words(seg, si) + silf->num_user;
+    if (!just[0]) {
+        memset(just, 0, GRV_JUST_WORDS * sizeof(int16_t));
         for (unsigned l = 0; l < silf->num_jlevels && l < GRV_MAX_JLEVELS; l++)
             for (unsigned k = 0; k < 4; k++)
-                s->jvals[l * 5 + k] = grv_glyph_attr(seg->face, s->gid, silf->jattr[l][k]);
-        s->has_just = 1;
+                just[1 + l * 5 + k] = grv_glyph_attr(seg->face, s->gid, silf->jattr[l][k]);
+        just[0] = 1;
     }
-    s->jvals[level * 5 + sub] = (int16_t)value;
+    just[1 + level * 5 + sub] = (int16_t)value;
 }
 
 /* Base slots are chained through `sibling` in visual order (graphite2's
