@@ -42,10 +42,11 @@ typedef struct sd_result {
 } sd_result;
 
 /* Hints glyphs gids[0..n-1], in this order, on one size of the font at
- * `ppem` in `mode` with both engines (state a glyph program leaves in the
- * size shows in the later loads). */
-static inline void sd_run_seq(const fvsynth_tt *p, int ppem, fv_tt_mode mode, int pedantic,
-                              const uint32_t *gids, size_t n, sd_result *r)
+ * x_26d6 by y_26d6 ppem (26.6) in `mode` with both engines (state a glyph
+ * program leaves in the size shows in the later loads). */
+static inline void sd_run_size(const fvsynth_tt *p, int32_t x_26d6, int32_t y_26d6,
+                               fv_tt_mode mode, int pedantic, const uint32_t *gids, size_t n,
+                               sd_result *r)
 {
     size_t cap = fvsynth_tt_bound(p);
     uint8_t *buf = malloc(cap);
@@ -58,7 +59,7 @@ static inline void sd_run_seq(const fvsynth_tt *p, int ppem, fv_tt_mode mode, in
     fv_error err;
     assert_int_equal(ttc_ft_open_memory(buf, len, 0, &ft, errbuf, sizeof errbuf), 0);
     assert_int_equal(ttc_fv_open_memory(buf, len, 0, &fv, &err), 0);
-    ttc_size size = {ppem * 64, ppem * 64, ""};
+    ttc_size size = {x_26d6, y_26d6, ""};
     int ft_ok = ttc_ft_set_size(ft, &size, mode, pedantic, errbuf, sizeof errbuf) == 0;
     int fv_ok = ttc_fv_set_size(fv, &size, mode, pedantic, &err) == 0;
     for (size_t i = 0; i < n; i++) {
@@ -77,6 +78,13 @@ static inline void sd_run_seq(const fvsynth_tt *p, int ppem, fv_tt_mode mode, in
     ttc_fv_close(fv);
     ttc_ft_close(ft);
     free(buf);
+}
+
+/* The same at `ppem` square. */
+static inline void sd_run_seq(const fvsynth_tt *p, int ppem, fv_tt_mode mode, int pedantic,
+                              const uint32_t *gids, size_t n, sd_result *r)
+{
+    sd_run_size(p, ppem * 64, ppem * 64, mode, pedantic, gids, n, r);
 }
 
 /* Hints glyph `gid` of the font at `ppem` in `mode` with both engines. */

@@ -13,7 +13,7 @@ void tt_compute_funcs(tt_ctx *c);
 /* Normalize(): sets *vx,*vy (2.14) to the unit vector along (x, y), as
  * FreeType's FT_Vector_NormLen does; (0,0) leaves them unchanged. */
 void tt_normalize(int64_t x, int64_t y, int16_t *vx, int16_t *vy);
-/* FT_Hypot (through the same normaliser). */
+/* FT_Hypot: the length of (x, y) by FreeType's CORDIC (gstate.c), 16.16. */
 int64_t tt_hypot(int64_t x, int64_t y);
 
 /* Projection of (dx, dy) on the projection / dual vector. */
