@@ -76,20 +76,13 @@ static const signed char gr_arg_bytes[] = {
 
 size_t fvmut_insn_len(fvmut_kind kind, const uint8_t *code, size_t len, size_t pc)
 {
+    if (kind == FVMUT_TT)
+        return fvmut_tt_insn_len(code, len, pc);
     if (pc >= len)
         return 0;
     uint8_t op = code[pc];
     size_t n = 1;
-    if (kind == FVMUT_TT) {
-        if (op == FVMUT_TT_NPUSHB)
-            n = pc + 1 < len ? 2 + (size_t)code[pc + 1] : 2;
-        else if (op == FVMUT_TT_NPUSHW)
-            n = pc + 1 < len ? 2 + 2 * (size_t)code[pc + 1] : 2;
-        else if (op >= FVMUT_TT_PUSHB0 && op < FVMUT_TT_PUSHW0)
-            n = 1 + (size_t)(op - FVMUT_TT_PUSHB0 + 1);
-        else if (op >= FVMUT_TT_PUSHW0)
-            n = 1 + 2 * (size_t)(op - FVMUT_TT_PUSHW0 + 1);
-    } else if (op < GR_NUM_OPCODES) {
+    if (op < GR_NUM_OPCODES) {
         if (gr_arg_bytes[op] < 0)
             n = pc + 1 < len ? 2 + (size_t)code[pc + 1] : 2;
         else

@@ -65,6 +65,26 @@ enum {
     FVMUT_TT_PUSHW0 = 0xB8
 };
 
+/* fvmut_insn_len for TrueType, inline: tt_program and tt_diff split every
+ * input into programs by instruction count (fuzz/support/tt_run.c), which
+ * walks up to 2 x 65535 instructions per run. */
+static inline size_t fvmut_tt_insn_len(const uint8_t *code, size_t len, size_t pc)
+{
+    if (pc >= len)
+        return 0;
+    uint8_t op = code[pc];
+    size_t n = 1;
+    if (op == FVMUT_TT_NPUSHB)
+        n = pc + 1 < len ? 2 + (size_t)code[pc + 1] : 2;
+    else if (op == FVMUT_TT_NPUSHW)
+        n = pc + 1 < len ? 2 + 2 * (size_t)code[pc + 1] : 2;
+    else if (op >= FVMUT_TT_PUSHB0 && op < FVMUT_TT_PUSHW0)
+        n = 1 + (size_t)(op - FVMUT_TT_PUSHB0 + 1);
+    else if (op >= FVMUT_TT_PUSHW0)
+        n = 1 + 2 * (size_t)(op - FVMUT_TT_PUSHW0 + 1);
+    return n < len - pc ? n : len - pc;
+}
+
 #ifdef __cplusplus
 }
 #endif

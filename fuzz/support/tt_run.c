@@ -13,7 +13,7 @@ static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
 {
     size_t pc = 0;
     for (size_t i = 0; i < count && pc < len; i++)
-        pc += fvmut_insn_len(FVMUT_TT, code, len, pc);
+        pc += fvmut_tt_insn_len(code, len, pc);
     return pc;
 }
 

@@ -11,51 +11,120 @@ typedef struct wbuf {
     int overflow;
 } wbuf;
 
-static void w8(wbuf *b, uint32_t v)
+/* The next n bytes of the buffer, or NULL (and the overflow flag) when
+ * they do not fit: one capacity check per field or block, not per byte
+ * (the builder runs once per fuzz input). */
+static uint8_t *wtake(wbuf *b, size_t n)
 {
-    if (b->len >= b->cap) {
+    if (n > b->cap - b->len) {
         b->overflow = 1;
-        return;
+        b->len = b->cap;
+        return NULL;
     }
-    b->p[b->len++] = (uint8_t)v;
+    uint8_t *q = b->p + b->len;
+    b->len += n;
+    return q;
+}
+static void put16(uint8_t *q, uint32_t v)
+{
+    q[0] = (uint8_t)(v >> 8);
+    q[1] = (uint8_t)v;
+}
+static void put32(uint8_t *q, uint32_t v)
+{
+    put16(q, v >> 16);
+    put16(q + 2, v);
 }
 static void w16(wbuf *b, uint32_t v)
 {
-    w8(b, v >> 8);
-    w8(b, v);
+    uint8_t *q = wtake(b, 2);
+    if (q != NULL)
+        put16(q, v);
 }
 static void w32(wbuf *b, uint32_t v)
 {
-    w16(b, v >> 16);
-    w16(b, v);
+    uint8_t *q = wtake(b, 4);
+    if (q != NULL)
+        put32(q, v);
 }
 static void wbytes(wbuf *b, const uint8_t *d, size_t n)
 {
-    /* As n calls of w8, in one copy (programs are most of a font's bytes). */
-    size_t room = b->cap - b->len;
-    if (n > room) {
-        n = room;
-        b->overflow = 1;
-    }
-    if (n > 0)
-        memcpy(b->p + b->len, d, n);
-    b->len += n;
+    uint8_t *q = wtake(b, n);
+    if (q != NULL && n > 0)
+        memcpy(q, d, n);
+}
+static void wzeros(wbuf *b, size_t n)
+{
+    uint8_t *q = wtake(b, n);
+    if (q != NULL && n > 0)
+        memset(q, 0, n);
 }
 static void walign(wbuf *b)
 {
-    while (b->len % 4)
-        w8(b, 0);
+    wzeros(b, (4 - b->len % 4) % 4);
+}
+
+/* The OpenType table checksum: the sum (mod 2^32) of the big-endian
+ * 32-bit words of the table, padded with zeros to a multiple of 4 bytes
+ * (len is).  Summed per byte lane, each lane shifted into place at the
+ * end: the same sum, without assembling every word. */
+static uint32_t table_checksum(const uint8_t *t, size_t len)
+{
+    uint32_t lane[4] = {0, 0, 0, 0};
+    size_t i = 0;
+    for (; len - i >= 16; i += 16) {
+        lane[0] += (uint32_t)t[i] + t[i + 4] + t[i + 8] + t[i + 12];
+        lane[1] += (uint32_t)t[i + 1] + t[i + 5] + t[i + 9] + t[i + 13];
+        lane[2] += (uint32_t)t[i + 2] + t[i + 6] + t[i + 10] + t[i + 14];
+        lane[3] += (uint32_t)t[i + 3] + t[i + 7] + t[i + 11] + t[i + 15];
+    }
+    for (; i < len; i += 4) {
+        lane[0] += t[i];
+        lane[1] += t[i + 1];
+        lane[2] += t[i + 2];
+        lane[3] += t[i + 3];
+    }
+    return (lane[0] << 24) + (lane[1] << 16) + (lane[2] << 8) + lane[3];
+}
+
+/* xorshift32: never reaches 0 from a state other than 0, the seed 0 is
+ * mapped away from that fixed point once (rand_seed). */
+static uint32_t rand_seed(uint32_t seed)
+{
+    return seed ? seed : 0x9E3779B9u;
 }
 
 static uint32_t next_rand(uint32_t *s)
 {
-    /* xorshift32; the seed 0 is mapped away from the fixed point */
-    uint32_t x = *s ? *s : 0x9E3779B9u;
+    uint32_t x = *s;
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
     *s = x;
     return x;
+}
+
+/* x % d for a divisor fixed per font, without a division per value
+ * (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019):
+ * with m = floor((2^64 - 1) / d) + 1, x % d is the high 64 bits of the
+ * 128-bit product (m * x mod 2^64) * d, exact for every 32-bit x and d.
+ * The product is formed from two 64-bit ones (d < 2^32, no overflow). */
+typedef struct fastmod {
+    uint64_t m;
+    uint32_t d;
+} fastmod;
+
+static fastmod fastmod_for(uint32_t d)
+{
+    fastmod f = {UINT64_MAX / d + 1, d};
+    return f;
+}
+
+static uint32_t fastmod_of(const fastmod *f, uint32_t x)
+{
+    uint64_t low = f->m * x;
+    uint64_t high = (low >> 32) * f->d + (((low & 0xFFFFFFFFu) * f->d) >> 32);
+    return (uint32_t)(high >> 32);
 }
 
 enum { T_HEAD, T_HHEA, T_MAXP, T_HMTX, T_LOCA, T_GLYF, T_CVT, T_FPGM, T_PREP, T_NAME, T_POST, T_COUNT };
@@ -80,16 +149,17 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
         (p->num_points > 0 && p->num_contours == 0) || p->glyph_code_len > 0xFFFF ||
         p->units_per_em < 16 || p->units_per_em > 16384)
         return 0;
-    uint32_t seed = p->seed;
+    uint32_t seed = rand_seed(p->seed);
     int16_t xs[FVSYNTH_MAX_POINTS], ys[FVSYNTH_MAX_POINTS];
     uint8_t on[FVSYNTH_MAX_POINTS];
     uint16_t ends[FVSYNTH_MAX_POINTS];
     int32_t upem = p->units_per_em;
     int16_t xmin = 0, ymin = 0, xmax = 0, ymax = 0;
+    /* Points within [-upem/8, upem) so scaled values stay realistic. */
+    fastmod point_range = fastmod_for((uint32_t)(upem + upem / 8));
     for (uint16_t i = 0; i < p->num_points; i++) {
-        /* Points within [-upem/8, upem) so scaled values stay realistic. */
-        xs[i] = (int16_t)((int32_t)(next_rand(&seed) % (uint32_t)(upem + upem / 8)) - upem / 8);
-        ys[i] = (int16_t)((int32_t)(next_rand(&seed) % (uint32_t)(upem + upem / 8)) - upem / 8);
+        xs[i] = (int16_t)((int32_t)fastmod_of(&point_range, next_rand(&seed)) - upem / 8);
+        ys[i] = (int16_t)((int32_t)fastmod_of(&point_range, next_rand(&seed)) - upem / 8);
         on[i] = (next_rand(&seed) & 3) != 0;
         if (i == 0 || xs[i] < xmin) xmin = xs[i];
         if (i == 0 || ys[i] < ymin) ymin = ys[i];
@@ -106,8 +176,7 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
     size_t off[T_COUNT], len[T_COUNT];
     /* Offset table and directory are filled in at the end. */
     size_t dir_size = 12 + 16 * T_COUNT;
-    for (size_t i = 0; i < dir_size; i++)
-        w8(&b, 0);
+    wzeros(&b, dir_size);
 
 #define BEGIN(t) (off[t] = b.len)
 #define END(t) (len[t] = b.len - off[t], walign(&b))
@@ -176,20 +245,16 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
             w16(&b, ends[c]);
         w16(&b, (uint32_t)p->glyph_code_len);
         wbytes(&b, p->glyph_code, p->glyph_code_len);
-        for (uint16_t i = 0; i < p->num_points; i++)
-            w8(&b, on[i]);          /* no short/same bits: int16 deltas */
-        int16_t prev = 0;
-        for (uint16_t i = 0; i < p->num_points; i++) {
-            w16(&b, (uint16_t)(int16_t)(xs[i] - prev));
-            prev = xs[i];
+        wbytes(&b, on, p->num_points); /* no short/same bits: int16 deltas */
+        uint8_t *q = wtake(&b, 4 * (size_t)p->num_points);
+        int16_t prevx = 0, prevy = 0;
+        for (uint16_t i = 0; q != NULL && i < p->num_points; i++) {
+            put16(q + 2 * i, (uint16_t)(int16_t)(xs[i] - prevx));
+            put16(q + 2 * ((size_t)p->num_points + i), (uint16_t)(int16_t)(ys[i] - prevy));
+            prevx = xs[i];
+            prevy = ys[i];
         }
-        prev = 0;
-        for (uint16_t i = 0; i < p->num_points; i++) {
-            w16(&b, (uint16_t)(int16_t)(ys[i] - prev));
-            prev = ys[i];
-        }
-        while ((b.len - off[T_GLYF]) % 4)
-            w8(&b, 0);
+        walign(&b); /* glyf starts aligned */
     }
     glyph_start[1] = b.len - off[T_GLYF];
     if (p->composite) {
@@ -207,8 +272,7 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
         w16(&b, 0x4000 - (next_rand(&seed) % 0x1000)); /* F2Dot14 scale */
         w16(&b, (uint32_t)p->glyph_code_len);
         wbytes(&b, p->glyph_code, p->glyph_code_len);
-        while ((b.len - off[T_GLYF]) % 4)
-            w8(&b, 0);
+        walign(&b);
     }
     glyph_start[2] = b.len - off[T_GLYF];
     END(T_GLYF);
@@ -219,8 +283,10 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
     END(T_LOCA);
 
     BEGIN(T_CVT);
-    for (uint16_t i = 0; i < p->cvt_count; i++)
-        w16(&b, (uint16_t)(int16_t)((int32_t)(next_rand(&seed) % (uint32_t)(upem + 1)) - upem / 8));
+    uint8_t *cvt = wtake(&b, 2 * (size_t)p->cvt_count);
+    fastmod cvt_range = fastmod_for((uint32_t)(upem + 1));
+    for (uint16_t i = 0; cvt != NULL && i < p->cvt_count; i++)
+        put16(cvt + 2 * i, (uint16_t)(int16_t)((int32_t)fastmod_of(&cvt_range, next_rand(&seed)) - upem / 8));
     END(T_CVT);
     BEGIN(T_FPGM);
     wbytes(&b, p->fpgm, p->fpgm_len);
@@ -249,12 +315,8 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
     for (int k = 0; k < T_COUNT; k++) {
         int t = dir_order[k].id;
         const char *tag = dir_order[k].tag;
-        uint32_t sum = 0;
-        for (size_t i = 0; i < (len[t] + 3) / 4 * 4; i += 4)
-            sum += (uint32_t)out[off[t] + i] << 24 | (uint32_t)out[off[t] + i + 1] << 16 |
-                   (uint32_t)out[off[t] + i + 2] << 8 | out[off[t] + i + 3];
-        w8(&d, (uint8_t)tag[0]); w8(&d, (uint8_t)tag[1]); w8(&d, (uint8_t)tag[2]); w8(&d, (uint8_t)tag[3]);
-        w32(&d, sum);
+        wbytes(&d, (const uint8_t *)tag, 4);
+        w32(&d, table_checksum(out + off[t], (len[t] + 3) / 4 * 4));
         w32(&d, (uint32_t)off[t]);
         w32(&d, (uint32_t)len[t]);
     }
