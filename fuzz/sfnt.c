@@ -105,6 +105,21 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         (void)sfnt_cmap_lookup(sf, cp);
     for (uint32_t k = 0; k < SFNT_CMAP_PROBES / 2; k++)
         (void)sfnt_cmap_lookup(sf, k * 0x10FFFFu / (SFNT_CMAP_PROBES / 2) + fvfuzz_u8(&in, 3));
+    /* The one-walk BMP table (the Graphite engine's) must give the lookup's
+     * answer wherever it claims to: probed at the BMP's start and strided. */
+    if (sf->cmap_format != 0) {
+        uint16_t bmp[0x10000];
+        memset(bmp, 0, sizeof bmp);
+        if (sfnt_cmap_fill_bmp(sf, bmp)) {
+            for (uint32_t k = 0; k < SFNT_CMAP_PROBES; k++) {
+                uint32_t cp = k < SFNT_CMAP_PROBES / 2
+                                  ? k
+                                  : (k * 0xFFFFu / SFNT_CMAP_PROBES + fvfuzz_u8(&in, 3)) & 0xFFFFu;
+                if (bmp[cp] != sfnt_cmap_lookup(sf, cp))
+                    fvfuzz_fail("sfnt", "sfnt_cmap_fill_bmp disagrees with sfnt_cmap_lookup");
+            }
+        }
+    }
 
 #if FVFUZZ_PLANTED_BUG
     /* Test-only (FONTVM_TEST_PLANTED_BUG): a table 'PLNT' starting with

@@ -41,6 +41,18 @@ static void compare_face(FT_Library lib, const char *path, uint32_t face_index, 
         assert_int_equal(sfnt_cmap_lookup(s, cp), FT_Get_Char_Index(ft, cp));
     for (uint32_t cp = 0x1D400; cp < 0x1D800; cp += 13)
         assert_int_equal(sfnt_cmap_lookup(s, cp), FT_Get_Char_Index(ft, cp));
+    /* The one-walk BMP table (the Graphite engine's) gives the lookup's
+     * answer for every BMP code point, and FreeType's. */
+    uint16_t *bmp = test_calloc(0x10000, sizeof *bmp);
+    assert_non_null(bmp);
+    assert_true(sfnt_cmap_fill_bmp(s, bmp)); /* every corpus font is sorted */
+    for (uint32_t cp = 0; cp <= 0xFFFF; cp++) {
+        if (bmp[cp] != sfnt_cmap_lookup(s, cp))
+            fail_msg("%s U+%04X: BMP table %u, lookup %u", path, cp, bmp[cp], sfnt_cmap_lookup(s, cp));
+        if (cp % 5 == 0)
+            assert_int_equal(bmp[cp], FT_Get_Char_Index(ft, cp));
+    }
+    test_free(bmp);
     for (uint32_t gid = 0; gid < s->maxp.num_glyphs; gid += stride) {
         assert_int_equal(FT_Load_Glyph(ft, gid, FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP), 0);
         uint16_t adv;

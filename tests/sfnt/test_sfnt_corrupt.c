@@ -221,6 +221,55 @@ static void test_collection_face_index(void **state)
     free(font);
 }
 
+/* A format 4 cmap whose segments 0x30-0x40 and 0x41-0x50 start at glyph 1,
+ * with the two segments' ends in order or swapped. */
+static void add_cmap4(fb_font *fb, int sorted)
+{
+    fb_table *c = fb_add(fb, "cmap");
+    fb_u16(c, 0); fb_u16(c, 1);                  /* version, one encoding */
+    fb_u16(c, 3); fb_u16(c, 1); fb_u32(c, 12);   /* Windows Unicode BMP at 12 */
+    const unsigned ends[3] = {sorted ? 0x40u : 0x50u, sorted ? 0x50u : 0x40u, 0xFFFFu};
+    const unsigned starts[3] = {sorted ? 0x30u : 0x41u, sorted ? 0x41u : 0x30u, 0xFFFFu};
+    fb_u16(c, 4); fb_u16(c, 16 + 3 * 8); fb_u16(c, 0);  /* format, length, language */
+    fb_u16(c, 6); fb_u16(c, 4); fb_u16(c, 1); fb_u16(c, 2);
+    for (int i = 0; i < 3; i++) fb_u16(c, ends[i]);
+    fb_u16(c, 0);                                /* reservedPad */
+    for (int i = 0; i < 3; i++) fb_u16(c, starts[i]);
+    for (int i = 0; i < 3; i++) fb_u16(c, (1u - starts[i]) & 0xFFFFu); /* idDelta: glyph 1 */
+    for (int i = 0; i < 3; i++) fb_u16(c, 0);    /* idRangeOffset */
+}
+
+/* sfnt_cmap_fill_bmp gives the lookup's answer for every BMP code point
+ * when the segments are in order, and declines (so callers look each code
+ * point up) when they are not: the lookup's binary search then answers
+ * along its own path. */
+static void test_cmap_bmp_table(void **state)
+{
+    (void)state;
+    for (int sorted = 0; sorted <= 1; sorted++) {
+        fb_font fb;
+        fb_minimal(&fb);
+        add_cmap4(&fb, sorted);
+        size_t size;
+        uint8_t *bytes = fb_serialize(&fb, &size);
+        fv_font *font;
+        fv_error err;
+        assert_int_equal(fv_font_open_memory(bytes, size, 0, NULL, &font, &err), FV_OK);
+        const sfnt_font *s = fv_font_sfnt(font);
+        uint16_t *bmp = test_calloc(0x10000, sizeof *bmp);
+        assert_int_equal(sfnt_cmap_fill_bmp(s, bmp), sorted);
+        if (sorted) {
+            assert_int_equal(sfnt_cmap_lookup(s, 0x30), 1);
+            assert_int_equal(sfnt_cmap_lookup(s, 0x41), 1);
+            for (uint32_t cp = 0; cp <= 0xFFFF; cp++)
+                assert_int_equal(bmp[cp], sfnt_cmap_lookup(s, cp));
+        }
+        test_free(bmp);
+        fv_font_close(font);
+        free(bytes);
+    }
+}
+
 static void test_memory_cap(void **state)
 {
     (void)state;
@@ -243,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_bad_head_fields),       cmocka_unit_test(test_missing_and_bad_maxp),
         cmocka_unit_test(test_short_loca_and_hmtx),   cmocka_unit_test(test_corrupt_glyphs),
         cmocka_unit_test(test_collection_face_index), cmocka_unit_test(test_memory_cap),
+        cmocka_unit_test(test_cmap_bmp_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,16 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
         if (st != FV_OK)
             goto fail;
     }
+    face->cmap_bmp = fv_mem_array(mem, 0x10000, sizeof(uint16_t));
+    if (!face->cmap_bmp) {
+        st = FV_E_NOMEM;
+        err->kind = st;
+        goto fail;
+    }
+    if (!sfnt_cmap_fill_bmp(sf, face->cmap_bmp)) {
+        fv_mem_free(mem, face->cmap_bmp);
+        face->cmap_bmp = NULL;
+    }
     *out = face;
     return FV_OK;
 fail:
@@ -103,6 +113,7 @@ void fv_gr_face_free(fv_gr_face *face)
     fv_mem_free(mem, face->subboxes);
     fv_mem_free(mem, face->decompressed[0]);
     fv_mem_free(mem, face->decompressed[1]);
+    fv_mem_free(mem, face->cmap_bmp);
     fv_mem_free(mem, face);
 }
 
@@ -188,7 +199,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     init_features(face, &seg, req);
     for (uint32_t i = 0; i < seg.num_chars; i++) {
         uint32_t u = req->text[i];
-        uint32_t gid = sfnt_cmap_lookup(face->sfnt, u);
+        uint32_t gid = u <= 0xFFFF && face->cmap_bmp ? face->cmap_bmp[u]
+                                                     : sfnt_cmap_lookup(face->sfnt, u);
         if (!gid)
             gid = find_pseudo(silf, u);
         grv_char *c = &seg.chars[i];

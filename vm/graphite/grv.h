@@ -234,6 +234,11 @@ struct fv_gr_face {
     grv_subbox *subboxes;
     uint32_t num_subboxes;
     uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */
+    /* The cmap's answer for every BMP code point (sfnt_cmap_fill_bmp), so
+     * that shaping does not search the cmap per character; NULL when the
+     * subtable is not in the form the one-walk fill needs (then each
+     * character is looked up). */
+    uint16_t *cmap_bmp;
     grv_silf silf;
     uint16_t num_features;
     grv_feature *features;

@@ -596,7 +596,12 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         case GRV_OP_PUSH_SLOT_ATTR:
         case GRV_OP_PUSH_ISLOT_ATTR: {
             int32_t sl = slot_at(&r, ip->slot);
-            if (sl != GRV_NIL) {
+            if (sl != GRV_NIL && ip->u8 == GRV_SLAT_USERDEFN) {
+                /* user attributes, most of what rules read, without the
+                 * general getter (same result: grv_get_attr) */
+                uint32_t sub = (uint32_t)ip->a;
+                PUSH(grv_sl(seg, sl) && sub < silf->num_user ? grv_slot_words(seg, sl)[sub] : 0);
+            } else if (sl != GRV_NIL) {
                 ensure_positioned(&r, ip->u8);
                 PUSH(grv_get_attr(seg, sl, ip->u8, (uint32_t)ip->a));
             }

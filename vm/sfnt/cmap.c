@@ -152,3 +152,83 @@ uint32_t sfnt_cmap_lookup(const sfnt_font *f, uint32_t cp)
         gid = lookup4(f->cmap_sub, cp);
     return gid < f->maxp.num_glyphs ? gid : 0;
 }
+
+/* Format 4 under sorted ends: lookup4's binary search finds, for cp, the
+ * first segment whose end is >= cp, so segment i answers the code points
+ * after the previous segment's end up to its own end (those below its
+ * start are unmapped). */
+static int fill4(fv_span s, uint32_t num_glyphs, uint16_t *map)
+{
+    uint16_t segx2;
+    if (fv_rd_u16(s, 6, &segx2) != FV_OK)
+        return 0;
+    uint32_t segs = segx2 / 2u;
+    uint64_t ends = 14, starts = ends + segx2 + 2, deltas = starts + segx2, ranges = deltas + segx2;
+    if (!fv_span_has(s, ranges, segx2))
+        return 0;
+    uint32_t first = 0; /* first code point not answered by an earlier segment */
+    for (uint32_t i = 0; i < segs; i++) {
+        uint16_t end = 0, start = 0, delta = 0, range = 0; /* read below: the span holds all four arrays */
+        uint64_t i2 = (uint64_t)i * 2;
+        (void)fv_rd_u16(s, ends + i2, &end);
+        (void)fv_rd_u16(s, starts + i2, &start);
+        (void)fv_rd_u16(s, deltas + i2, &delta);
+        (void)fv_rd_u16(s, ranges + i2, &range);
+        if (i > 0) {
+            uint16_t prev = 0;
+            (void)fv_rd_u16(s, ends + i2 - 2, &prev);
+            if (end < prev)
+                return 0; /* unsorted: the binary search's answer depends on the path */
+        }
+        for (uint32_t cp = start > first ? start : first; cp <= end; cp++) {
+            uint32_t gid;
+            if (range == 0) {
+                gid = (cp + delta) & 0xFFFFu;
+            } else {
+                uint16_t g;
+                uint64_t at = ranges + i2 + range + (uint64_t)(cp - start) * 2;
+                gid = fv_rd_u16(s, at, &g) != FV_OK || g == 0 ? 0 : (g + delta) & 0xFFFFu;
+            }
+            map[cp] = (uint16_t)(gid < num_glyphs ? gid : 0);
+        }
+        if ((uint32_t)end + 1 > first)
+            first = (uint32_t)end + 1;
+    }
+    return 1;
+}
+
+/* Format 12 with groups in order and apart (start <= end, each start after
+ * the previous end): lookup12 answers a code point from the group holding
+ * it, or 0. */
+static int fill12(fv_span s, uint32_t num_glyphs, uint16_t *map)
+{
+    uint32_t ngroups;
+    if (fv_rd_u32(s, 12, &ngroups) != FV_OK || !fv_span_has(s, 16, (uint64_t)ngroups * 12))
+        return 0;
+    uint64_t prev_end = 0;
+    for (uint32_t i = 0; i < ngroups; i++) {
+        uint32_t start = 0, end = 0, gid = 0; /* read below: the span holds every group */
+        uint64_t g = 16 + (uint64_t)i * 12;
+        (void)fv_rd_u32(s, g, &start);
+        (void)fv_rd_u32(s, g + 4, &end);
+        (void)fv_rd_u32(s, g + 8, &gid);
+        if (start > end || (i > 0 && start <= prev_end))
+            return 0;
+        prev_end = end;
+        for (uint32_t cp = start; cp <= end && cp <= 0xFFFF; cp++) {
+            uint32_t v = gid + (cp - start);
+            map[cp] = (uint16_t)(v < num_glyphs ? v : 0);
+        }
+    }
+    return 1;
+}
+
+int sfnt_cmap_fill_bmp(const sfnt_font *f, uint16_t *map)
+{
+    /* gids are below num_glyphs <= 0xFFFF, so every answer fits 16 bits */
+    if (f->cmap_format == 12)
+        return fill12(f->cmap_sub, f->maxp.num_glyphs, map);
+    if (f->cmap_format == 4)
+        return fill4(f->cmap_sub, f->maxp.num_glyphs, map);
+    return 1; /* no subtable: everything unmapped, as the zeroed map says */
+}

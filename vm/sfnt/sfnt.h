@@ -128,6 +128,14 @@ fv_status sfnt_vmetrics(const sfnt_font *f, uint32_t gid, uint16_t *advance, int
 
 /* cmap lookup (format 4 or 12 Unicode subtable); 0 when unmapped. */
 uint32_t sfnt_cmap_lookup(const sfnt_font *f, uint32_t codepoint);
+/* Fills map[0..0xFFFF], which the caller has zeroed, with what
+ * sfnt_cmap_lookup gives for every BMP code point, in one walk over the
+ * subtable's segments or groups (for shapers that look up every
+ * character).  Returns 1 when done, 0 (map partly written) when the
+ * subtable is not sorted as the walk needs (ends in order, groups apart) or
+ * an array is cut short: then only sfnt_cmap_lookup gives the exact
+ * answer. */
+int sfnt_cmap_fill_bmp(const sfnt_font *f, uint16_t *map);
 
 /* Composite glyph component flags (OpenType 'glyf'). */
 #define SFNT_ARG_1_AND_2_ARE_WORDS     0x0001
