@@ -145,3 +145,10 @@ static inline void sd_push(sd_code *c, int32_t v)
         sd_op(c, 0x60); /* ADD */
     }
 }
+
+/* Pushes v, then runs op (a one-argument instruction). */
+static inline void sd_push_op(sd_code *c, int32_t v, uint8_t op)
+{
+    sd_push(c, v);
+    sd_op(c, op);
+}

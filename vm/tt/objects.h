@@ -31,6 +31,9 @@ struct fv_tt_size {
     uint32_t storage_size;
     tt_zone twilight;
     tt_gs gs;                 /* the graphics state prep left */
+    /* The super-round parameters prep left (FreeType keeps them in the
+     * size's execution context, outside the graphics state). */
+    int64_t period, phase, threshold;
     fv_status ready;          /* fpgm/prep outcome */
     fv_error ready_err;
 };
