@@ -4,13 +4,15 @@
  * load re-runs prep with its own flags, keeping storage and twilight — so
  * prep runs twice in v35, v40 and v40-lcd, once in v40-mono, a failing
  * second run fails the size, and the second run starts from the graphics
- * state the first left (F-20).  Every case is hinted by fontvm and by the
- * real FreeType, and both must agree. */
+ * state the first left (F-20), so a round state set at the end of prep
+ * can make the second run fail (F-21).  Every case is hinted by fontvm
+ * and by the real FreeType, and both must agree. */
 #include "synth_diff.h"
 
-enum { SVTCA_Y = 0x00, SRP0 = 0x10, SZPS = 0x16, SMD = 0x1A, WCVTP = 0x44, RCVT = 0x45,
-       GC0 = 0x46, IF = 0x58, EIF = 0x59, SDB = 0x5E, RS = 0x43, WS = 0x42, ADD = 0x60,
-       SUB = 0x61, SCFS = 0x48, ROUND0 = 0x68, DELTAC1 = 0x73, SROUND = 0x76, GETINFO = 0x88,
+enum { SVTCA_Y = 0x00, SRP0 = 0x10, SZPS = 0x16, RTG = 0x18, RTHG = 0x19, SMD = 0x1A,
+       CALL = 0x2B, FDEF = 0x2C, ENDF = 0x2D, WCVTP = 0x44, RCVT = 0x45, GC0 = 0x46, IF = 0x58,
+       EIF = 0x59, SDB = 0x5E, RS = 0x43, WS = 0x42, ADD = 0x60, SUB = 0x61, SCFS = 0x48,
+       ROUND0 = 0x68, ROUND2 = 0x6A, DELTAC1 = 0x73, SROUND = 0x76, GETINFO = 0x88,
        MDRP_MIN = 0xC8 };
 
 static const fv_tt_mode all_modes[] = {FV_TT_V35, FV_TT_V40, FV_TT_V40_MONO, FV_TT_V40_LCD};
@@ -130,12 +132,43 @@ static void test_second_run_graphics_state(void **state)
     }
 }
 
+/* tt_diff F-21, minimised: fpgm `FDEF ENDF` on an empty stack defines an
+ * empty function 0; prep `ROUND[10] CALL RTHG` rounds the missing argument
+ * (0) and calls that function.  The first run rounds with RTG (0: CALL 0)
+ * and ends in RTHG; the second run starts in RTHG, so ROUND gives 32 and
+ * CALL 32 fails (FreeType: Invalid_Reference): every load fails in v35,
+ * v40 and v40-lcd.  Set back to RTG before prep ends, both runs call 0. */
+static void test_second_run_carried_round_state(void **state)
+{
+    (void)state;
+    static const uint8_t fpgm[] = {FDEF, ENDF};
+    static const uint8_t prep_rthg[] = {ROUND2, CALL, RTHG};
+    static const uint8_t prep_rtg[] = {ROUND2, CALL, RTHG, RTG};
+    fvsynth_tt p = sd_font();
+    p.fpgm = fpgm, p.fpgm_len = sizeof fpgm;
+    for (int m = 0; m < 4; m++) {
+        sd_result r;
+        p.prep = prep_rthg, p.prep_len = sizeof prep_rthg;
+        sd_run(&p, 11, all_modes[m], 0, 0, &r);
+        if (all_modes[m] == FV_TT_V40_MONO) /* one run */
+            SD_ASSERT_IDENTICAL(&r);
+        else
+            SD_ASSERT_BOTH_FAIL(&r, "prep@1:CALL: invalid function 32");
+        sd_free(&r);
+        p.prep = prep_rtg, p.prep_len = sizeof prep_rtg;
+        sd_run(&p, 11, all_modes[m], 0, 0, &r);
+        SD_ASSERT_IDENTICAL(&r);
+        sd_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_and_grayscale),
         cmocka_unit_test(test_failing_second_run),
         cmocka_unit_test(test_second_run_graphics_state),
+        cmocka_unit_test(test_second_run_carried_round_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
