@@ -137,6 +137,19 @@ static font_buf copy_font(void **state)
     return c;
 }
 
+/* Shapes `text` with `code` patched into pass 0 rule 0's action of a fresh
+ * copy of the font; the segment must shape. */
+static fv_gr_segment *shape_patched(void **state, const uint8_t *code, size_t len,
+                                    const uint32_t *text, size_t n, int rtl)
+{
+    font_buf fb = copy_font(state);
+    assert_true(patch_rule(&fb, 0, 0, 1, code, len));
+    fv_gr_segment *s = NULL;
+    assert_int_equal(shape(&fb, text, n, rtl, &s), FV_OK);
+    free(fb.data);
+    return s;
+}
+
 /* graphite2 associates characters with slots once, after the substitution
  * passes.  RTL "ca aaabba": pass 0 reverses the stream, so the char table
  * keeps the reversed indexes (char 0 -> slot 7) although the slots return to
@@ -213,19 +226,15 @@ static void test_chars_after_delete(void **state)
  * three characters (F-14, measured with gr2fonttest -rtl). */
 static void test_garbage_collection_after_delete(void **state)
 {
-    font_buf fb = copy_font(state);
     const uint8_t code[] = {GRV_OP_DELETE, GRV_OP_INSERT, GRV_OP_DELETE, GRV_OP_INSERT,
                             GRV_OP_DELETE, GRV_OP_RET_TRUE};
-    assert_true(patch_rule(&fb, 0, 0, 1, code, sizeof code));
     const uint32_t text[] = {'b', 'a', 'a'};
-    fv_gr_segment *s = NULL;
-    assert_int_equal(shape(&fb, text, 3, 1, &s), FV_OK);
+    fv_gr_segment *s = shape_patched(state, code, sizeof code, text, 3, 1);
     assert_int_equal(s->num_slots, 1);
     assert_int_equal(s->slots[0].gid, 4);
     assert_int_equal(s->slots[0].before, 0);
     assert_int_equal(s->slots[0].after, 2);
     seg_free(s);
-    free(fb.data);
 }
 
 /* RTL "ca abaab " with "PushProcState; Delete; Insert; AttrAdd attTo;
@@ -280,6 +289,126 @@ static void test_temporary_copies(void **state)
     }
 }
 
+/* attTo set by AttrSetSlot right after an Insert at the segment's start
+ * (F-22a, measured with gr2fonttest): the map position is then -1, which
+ * graphite2 passes on as an unsigned byte (255), so the inserted slot takes
+ * the attach-point branch (attach.at = the parent's advance) although its
+ * parent follows it.  LTR "abbb" with "PushByte 2; Insert; AttrSetSlot
+ * attTo; RetTrue" (the rule fires five times before "ab"): slot 0, inserted
+ * first, attaches to slot 6 (gid 4 at 462, advance 520) at 520, so it sits
+ * at 982; the later ones, inserted with slot 0 before them in the map, take
+ * the attach-with branch (attach.at stays 0) and sit on the parent, at 462,
+ * as in fontvm before the fix, where slot 0 did too.  "cab": no insert at the start, no slot takes that branch. */
+static void test_attach_after_insert_at_start(void **state)
+{
+    const uint8_t code[] = {GRV_OP_PUSH_BYTE, 2, GRV_OP_INSERT, GRV_OP_ATTR_SET_SLOT,
+                            GRV_SLAT_ATTTO, GRV_OP_RET_TRUE};
+    const uint32_t abbb[] = {'a', 'b', 'b', 'b'};
+    fv_gr_segment *s = shape_patched(state, code, sizeof code, abbb, 4, 0);
+    assert_int_equal(s->num_slots, 9);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(s->slots[i].gid, 0);
+        assert_int_equal(s->slots[i].attached_to, 6);
+        assert_true(s->slots[i].attach_x == (i == 0 ? 520.0f : 0.0f));
+        assert_true(s->slots[i].x == (i == 0 ? 982.0f : 462.0f));
+    }
+    seg_free(s);
+
+    const uint32_t cab[] = {'c', 'a', 'b'};
+    s = shape_patched(state, code, sizeof code, cab, 3, 0);
+    assert_int_equal(s->num_slots, 8);
+    for (int i = 1; i < 6; i++) {
+        assert_int_equal(s->slots[i].attached_to, 7);
+        assert_true(s->slots[i].attach_x == 0.0f);
+    }
+    seg_free(s);
+}
+
+/* Patches `code` into pass 0 rule 0's action, shapes LTR "abc" (three
+ * slots) and returns the origin x of slot `slot`. */
+static float abc_slot_x(void **state, const uint8_t *code, size_t len, size_t slot)
+{
+    const uint32_t text[] = {'a', 'b', 'c'};
+    fv_gr_segment *s = shape_patched(state, code, len, text, 3, 0);
+    assert_int_equal(s->num_slots, 3);
+    float x = s->slots[slot].x;
+    seg_free(s);
+    return x;
+}
+
+/* Reads of a slot count as references in graphite2's copy planning (F-22b,
+ * measured with gr2fonttest on "abc"): "PutCopy 1; PushGlyphMetric advance
+ * 0; Next; AttrSet advX; RetTrue" reads the advance of the glyph slot 0 had
+ * before the PutCopy (gid 3, 462), so slot 2 sits at 520 + 462.  And
+ * "PutCopy 1; <read of slot 0>; Next; AttrSet attTo (value 0 from the
+ * read); RetTrue": the read leaves a copy in map entry 0, and attaching to a
+ * copy does nothing, so slot 1 stays unattached; with PushByte 0 instead of
+ * the read it attaches. */
+static void test_reads_make_copies(void **state)
+{
+    const uint32_t text[] = {'a', 'b', 'c'};
+    const uint8_t metric[] = {GRV_OP_PUT_COPY, 1, GRV_OP_PUSH_GLYPH_METRIC, 8, 0, 0, GRV_OP_NEXT,
+                              GRV_OP_ATTR_SET, GRV_SLAT_ADVX, GRV_OP_RET_TRUE};
+    assert_true(abc_slot_x(state, metric, sizeof metric, 2) == 982.0f);
+
+    const struct {
+        uint8_t read[4];
+        size_t len;
+        int32_t attached;
+    } cases[] = {
+        {{GRV_OP_PUSH_BYTE, 0}, 2, 0},
+        {{GRV_OP_PUSH_GLYPH_ATTR_OBS, 0, 0}, 3, -1},
+        {{GRV_OP_PUSH_ATT_TO_GATTR_OBS, 0, 0}, 3, -1},
+        {{GRV_OP_PUSH_FEAT, 0, 0}, 3, -1},
+        {{GRV_OP_PUSH_GLYPH_ATTR, 0, 0, 0}, 4, -1},
+        {{GRV_OP_PUSH_ATT_TO_GLYPH_ATTR, 0, 0, 0}, 4, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t code[10] = {GRV_OP_PUT_COPY, 1};
+        size_t n = 2;
+        memcpy(code + n, cases[i].read, cases[i].len);
+        n += cases[i].len;
+        code[n++] = GRV_OP_NEXT;
+        code[n++] = GRV_OP_ATTR_SET;
+        code[n++] = GRV_SLAT_ATTTO;
+        code[n++] = GRV_OP_RET_TRUE;
+        fv_gr_segment *s = shape_patched(state, code, n, text, 3, 0);
+        assert_int_equal(s->slots[1].attached_to, cases[i].attached);
+        seg_free(s);
+    }
+}
+
+/* graphite2's ascent metric reads 0 (F-22c, measured with gr2fonttest on
+ * "abc", also with hhea's and OS/2's ascenders changed): "PushGlyphMetric
+ * ascent 0; AttrSet advX; RetTrue" gives the 'a' advance 0. */
+static void test_ascent_metric(void **state)
+{
+    const uint8_t code[] = {GRV_OP_PUSH_GLYPH_METRIC, GRV_MET_ASCENT, 0, 0, GRV_OP_ATTR_SET,
+                            GRV_SLAT_ADVX, GRV_OP_RET_TRUE};
+    assert_true(abc_slot_x(state, code, sizeof code, 1) == 0.0f);
+}
+
+/* Insert into an empty stream (F-22d, measured with gr2fonttest -rtl on
+ * "ba"): "CopyNext; Delete; Delete; Insert; RetTrue" deletes both slots and
+ * inserts one glyph-0 slot; graphite2 gives it the char range 0..0, so after
+ * association it covers chars 0..1 and char 0 starts at slot 0. */
+static void test_insert_into_empty_stream(void **state)
+{
+    const uint8_t code[] = {GRV_OP_COPY_NEXT, GRV_OP_DELETE, GRV_OP_DELETE, GRV_OP_INSERT,
+                            GRV_OP_RET_TRUE};
+    const uint32_t text[] = {'b', 'a'};
+    fv_gr_segment *s = shape_patched(state, code, sizeof code, text, 2, 1);
+    assert_int_equal(s->num_slots, 1);
+    assert_int_equal(s->slots[0].gid, 0);
+    assert_int_equal(s->slots[0].before, 0);
+    assert_int_equal(s->slots[0].after, 1);
+    assert_int_equal(s->chars[0].before, 0);
+    assert_int_equal(s->chars[0].after, 0);
+    assert_int_equal(s->chars[1].before, -1);
+    assert_int_equal(s->chars[1].after, 0);
+    seg_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +417,10 @@ int main(void)
         cmocka_unit_test(test_garbage_collection_after_delete),
         cmocka_unit_test(test_free_detaches),
         cmocka_unit_test(test_temporary_copies),
+        cmocka_unit_test(test_attach_after_insert_at_start),
+        cmocka_unit_test(test_reads_make_copies),
+        cmocka_unit_test(test_ascent_metric),
+        cmocka_unit_test(test_insert_into_empty_stream),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -471,7 +471,12 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                     n->before = seg->slots[seg->last].before;
                     seg->last = ns;
                 } else {
+                    /* COMPAT(graphite2): into an empty stream the new slot
+                     * comes with the char range 0..0, not "none" (gr_diff
+                     * F-22d, measured: after "CopyNext; Delete; Delete;
+                     * Insert", before and after -1 each change the result) */
                     seg->first = seg->last = ns;
+                    n->before = n->after = 0;
                 }
             } else if (seg->slots[iss].prev != GRV_NIL) {
                 int32_t pv = seg->slots[iss].prev;

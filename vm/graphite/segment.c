@@ -259,7 +259,11 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
         if (count < GRV_MAX_DEPTH && !found) {
             grv_slot_child(seg, other, si);
             s->parent = other;
-            if ((seg->face->silf.direction & 1) ^ ((int)idx > sub)) {
+            /* COMPAT(graphite2): the slot's map position arrives as an
+             * unsigned byte, so after an Insert at the segment's start (map
+             * position -1) it reads 255 and even a later slot takes the
+             * attach-point branch (gr_diff F-22a, measured). */
+            if ((seg->face->silf.direction & 1) ^ ((int)idx > (int)(uint8_t)sub)) {
                 s->withx = s->advx;
                 s->withy = 0;
             } else {
@@ -518,8 +522,11 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
     grv_slot *s = grv_sl(seg, si);
     if (!s)
         return 0;
+    /* COMPAT(graphite2): its ascent metric reads 0 (gr_diff F-22c, measured
+     * on small.ttf with hhea's and OS/2's ascenders and head's yMax changed;
+     * no font of the corpus reads it). */
     if (metric == GRV_MET_ASCENT)
-        return face->ascent;
+        return 0;
     if (metric == GRV_MET_DESCENT)
         return face->descent;
     float blx, bly, trx, try_, advx, advy;

@@ -56,8 +56,8 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
  * back while it is >= 0); arriving at slot k with Next starts a fresh record
  * for k whose copy point is the opcode after that Next (slot 0: the start).
  * PutGlyph, PutSubs and Assoc (and PutCopy from another slot) mark the
- * current slot changed; PutSubs and PutCopy mark their source slot
- * referenced.  Every slot below the final slotref that is both changed and
+ * current slot changed; PutSubs, PutCopy and every opcode that reads a slot
+ * (slot and glyph attributes, features, metrics) mark that slot referenced.  Every slot below the final slotref that is both changed and
  * referenced gets a copy of the current slot into its map entry at its copy
  * point, so later reads of that entry (PutCopy 0 included) see the slot as
  * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
@@ -101,6 +101,25 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
                     mark_changed = 1;
             }
             break;
+        case GRV_OP_PUSH_SLOT_ATTR:
+        case GRV_OP_PUSH_GLYPH_ATTR_OBS:
+        case GRV_OP_PUSH_GLYPH_METRIC:
+        case GRV_OP_PUSH_FEAT:
+        case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
+        case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
+        case GRV_OP_PUSH_ISLOT_ATTR:
+        case GRV_OP_PUSH_GLYPH_ATTR:
+        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: {
+            /* reads of a slot reference it too (gr_diff F-22b, measured:
+             * "PutCopy 1; PushGlyphMetric advance 0; Next" reads the
+             * glyph slot 0 had before the PutCopy) */
+            size_t at_slot = op == GRV_OP_PUSH_GLYPH_ATTR || op == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR ? 3 : 2;
+            if (pc + at_slot < c.len) {
+                ref = (int8_t)c.data[pc + at_slot];
+                has_ref = 1;
+            }
+            break;
+        }
         case GRV_OP_NEXT:
         case GRV_OP_COPY_NEXT:
             slotref++;
