@@ -43,6 +43,7 @@ FONTS_PER_FAMILY_DIR = 4      # regular-ish fonts taken from each directory
 SUBSET_GLYPHS = 12            # glyphs kept in a subset font
 GLYPH_PROGRAMS_PER_FONT = 6   # per-glyph programs extracted per font
 MAX_SEED_BYTES = 64 * 1024    # a seed larger than this is skipped
+GR_FONT_MAX_INPUT = 1 << 20   # fuzz/gr_font.c's cap, for the collision-font seeds
 TT_DIFF_MAX_INPUT = 16 * 1024 # fuzz/tt_diff.c
 
 
@@ -426,8 +427,8 @@ class Seeds:
     def __init__(self):
         self.files = {}  # target -> {name: bytes}
 
-    def add(self, target, label, data):
-        if len(data) > MAX_SEED_BYTES:
+    def add(self, target, label, data, cap=MAX_SEED_BYTES):
+        if len(data) > cap:
             return
         h = hashlib.sha1(data).hexdigest()[:12]
         name = "%s-%s" % (label, h)
@@ -523,6 +524,20 @@ def generate():
                       struct.pack(">HBBBBBB", 0, len(units), 0, 0, 0, 0, 0))
             S.add("gr_font", "%s-rtl" % label, data + struct.pack(">HHH", 0x5D0, 0x5D1, 0x20) +
                   struct.pack(">HBBBBBB", 0, 3, 1, 0, 0, 0, 0))
+    # Collision avoidance and kerning (vm/graphite/collide.c) need a font
+    # that enables them; the only one is Awami Nastaliq (491 KB, above the
+    # seed size cap): two short Urdu words, collision avoidance on (the
+    # font's default), right to left.
+    awami = "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
+    if os.path.isfile(awami):
+        with open(awami, "rb") as fh:
+            data = fh.read()
+        for name, word in (("musa", "\u0645\u064f\u0648\u0633\u064e\u0649\u0670"),
+                           ("mujdah", "\u0645\u0698\u062f\u0647")):
+            units = b"".join(struct.pack(">H", ord(c)) for c in word)
+            S.add("gr_font", "gr-awami-%s" % name,
+                  data + units + struct.pack(">HBBBBBB", 0, len(word), 1, 0, 0, 0, 0),
+                  cap=GR_FONT_MAX_INPUT)
     for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
         S.add("gr_code", "hand-" + name, c + a + gr_code_trailer(c, 2))
         S.add("gr_code", "hand-%s-pos" % name, c + a + gr_code_trailer(c, 3, sort=2, pre=1, flags=0x70))
