@@ -28,6 +28,7 @@ typedef struct harness {
     fv_mem mem;
     fv_tt_exec ex;
     int64_t stack[H_STACK];
+    uint32_t new_top; /* kept from one run to the next, as a size keeps it */
     tt_defs defs;
     int64_t cvt[H_CVT];
     int64_t storage[H_STORE];
@@ -45,8 +46,6 @@ static inline void h_init(harness *h, const int32_t *xy, uint32_t n, const uint1
     memset(h, 0, sizeof *h);
     fv_mem_init(&h->mem, NULL);
     h->ex.mem = &h->mem;
-    h->ex.stack = h->stack;
-    h->ex.stack_size = H_STACK;
     assert_int_equal(tt_defs_alloc(&h->mem, &h->defs, 8, 4), FV_OK);
     assert_int_equal(tt_zone_alloc(&h->mem, &h->twilight, 4, 0), FV_OK);
     tt_ctx *c = &h->c;
@@ -77,6 +76,7 @@ static inline void h_init(harness *h, const int32_t *xy, uint32_t n, const uint1
         c->pts.contours[i] = ends[i];
     c->stack = h->stack;
     c->stack_size = H_STACK;
+    c->kept_new_top = &h->new_top;
     c->period = 64;
     c->err = &h->err;
     fv_error_clear(&h->err);

@@ -9,8 +9,6 @@
 struct fv_tt_exec {
     fv_tt_face *face;
     fv_mem *mem;
-    int64_t *stack;
-    uint32_t stack_size;
     uint64_t counts[256];
     fv_tt_trace_fn trace;
     void *trace_user;

@@ -115,10 +115,6 @@ fv_status fv_tt_exec_new(fv_tt_face *face, fv_tt_exec **out, fv_error *err)
         goto nomem;
     ex->face = face;
     ex->mem = face->mem;
-    ex->stack_size = (uint32_t)face->sf->maxp.max_stack_elements + TT_STACK_EXTRA;
-    ex->stack = fv_mem_array(face->mem, ex->stack_size, sizeof(int64_t));
-    if (!ex->stack)
-        goto nomem;
     *out = ex;
     return FV_OK;
 nomem:
@@ -133,7 +129,6 @@ void fv_tt_exec_free(fv_tt_exec *ex)
     if (!ex)
         return;
     fv_mem *m = ex->mem;
-    fv_mem_free(m, ex->stack);
     fv_mem_free(m, ex->snap);
     fv_mem_free(m, ex->mv_points);
     fv_mem_free(m, ex->mv_old);

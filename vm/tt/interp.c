@@ -215,6 +215,16 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             first_arg = 0;
         }
         uint32_t new_top = first_arg + tt_pushes_of(effect);
+        /* COMPAT(freetype): GETVARIATION pushes one value per variation
+         * axis, so FreeType 2.12.1 does not compute its new stack top.
+         * Run as an undefined opcode (an IDEF; FreeType does so in fonts
+         * without variations, fontvm in all) it leaves the top at the
+         * last new_top its context computed: the current top within a
+         * run, but at a run's first instruction the new_top of the
+         * previous run's last instruction, over that run's stale slots
+         * (tt_diff finding F-23). */
+        if (FV_UNLIKELY(op == TT_OP_GETVARIATION))
+            new_top = c->new_top;
         if (FV_UNLIKELY(new_top > c->stack_size))
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
         c->args = first_arg;
@@ -281,5 +291,8 @@ fv_status tt_execute(tt_ctx *c, int range)
         return st;
     c->ini_range = range;
     run_init(c);
-    return c->ex->trace != NULL ? run_loop(c, 1) : run_loop(c, 0);
+    c->new_top = *c->kept_new_top;
+    st = c->ex->trace != NULL ? run_loop(c, 1) : run_loop(c, 0);
+    *c->kept_new_top = c->new_top;
+    return st;
 }

@@ -191,6 +191,7 @@ typedef struct tt_ctx {
     int64_t *stack;
     uint32_t stack_size;
     uint32_t top, args, new_top;
+    uint32_t *kept_new_top;   /* the size's: new_top from one run to the next */
     uint32_t call_top;
     int64_t f_dot_p;
     int64_t ratio;            /* cached Current_Ratio, 0 = not computed */

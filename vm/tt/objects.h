@@ -34,6 +34,13 @@ struct fv_tt_size {
     /* The super-round parameters prep left (FreeType keeps them in the
      * size's execution context, outside the graphics state). */
     int64_t period, phase, threshold;
+    /* The value stack and the last instruction's new stack top, which
+     * live in FreeType's per-size execution context and so persist from
+     * fpgm through prep to every glyph program (tt_execute: what
+     * GETVARIATION and GETDATA expose of them). */
+    int64_t *stack;
+    uint32_t stack_size;
+    uint32_t new_top;
     fv_status ready;          /* fpgm/prep outcome */
     fv_error ready_err;
 };

@@ -39,6 +39,13 @@ enum {
 #undef X
 };
 
+/* GETVARIATION and GETDATA: FreeType 2.12.1 runs them only in variation
+ * fonts, elsewhere as undefined opcodes (an IDEF or Invalid_Opcode), as
+ * fontvm does everywhere; they keep FreeType's stack effects: GETDATA
+ * pushes one value (tt_stack_effects), GETVARIATION a variable count,
+ * which leaves the stack top where the last instruction put it (interp.c). */
+enum { TT_OP_GETVARIATION = 0x91, TT_OP_GETDATA = 0x92 };
+
 /* Static facts about one opcode byte. */
 typedef struct tt_opinfo {
     const char *name;   /* base mnemonic, NULL when undefined */
@@ -66,7 +73,8 @@ typedef struct tt_opinfo {
 extern const uint8_t tt_inline_bytes[256];
 
 /* Values each opcode pops (low byte) and pushes (high byte), opcodes.def's
- * counts (undefined opcodes: 0, 0), dense for the interpreter loop. */
+ * counts (undefined opcodes: 0, 0, but GETDATA 0, 1), dense for the
+ * interpreter loop. */
 extern const uint16_t tt_stack_effects[256];
 static inline uint32_t tt_pops_of(uint16_t effect) { return effect & 0xFFu; }
 static inline uint32_t tt_pushes_of(uint16_t effect) { return (uint32_t)effect >> 8; }

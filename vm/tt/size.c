@@ -45,8 +45,9 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
     c->have_range[TT_RANGE_FONT] = sf->fpgm.len > 0;
     c->ranges[TT_RANGE_CVT] = sf->prep;
     c->have_range[TT_RANGE_CVT] = sf->prep.len > 0;
-    c->stack = ex->stack;
-    c->stack_size = ex->stack_size;
+    c->stack = size->stack;
+    c->stack_size = size->stack_size;
+    c->kept_new_top = &size->new_top;
     c->period = 64;
     c->err = err;
 }
@@ -198,7 +199,9 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     s->cvt = fv_mem_array(face->mem, (size_t)s->cvt_size + 1, sizeof(int64_t));
     s->storage_size = sf->maxp.max_storage;
     s->storage = fv_mem_array(face->mem, (size_t)s->storage_size + 1, sizeof(int64_t));
-    if (!s->cvt || !s->storage)
+    s->stack_size = (uint32_t)sf->maxp.max_stack_elements + TT_STACK_EXTRA;
+    s->stack = fv_mem_array(face->mem, s->stack_size, sizeof(int64_t));
+    if (!s->cvt || !s->storage || !s->stack)
         goto nomem;
     if (tt_zone_alloc(face->mem, &s->twilight,
                       (uint32_t)sf->maxp.max_twilight_points + TT_TWILIGHT_EXTRA, 0) != FV_OK)
@@ -235,6 +238,7 @@ void fv_tt_size_free(fv_tt_size *s)
     tt_defs_free(m, &s->defs);
     fv_mem_free(m, s->cvt);
     fv_mem_free(m, s->storage);
+    fv_mem_free(m, s->stack);
     tt_zone_free(m, &s->twilight);
     fv_mem_free(m, s);
 }

@@ -2,8 +2,9 @@
  *
  * Object model, as FreeType runs the programs:
  *   fv_tt_face  per font: runs fpgm once.
- *   fv_tt_size  per (face, x/y ppem, mode): scales the CVT, runs prep.
- *   fv_tt_exec  an execution context (stacks, zones); one per thread.
+ *   fv_tt_size  per (face, x/y ppem, mode): scales the CVT, runs prep;
+ *               holds the value stack, which FreeType keeps per size.
+ *   fv_tt_exec  an execution context (glyph zones, scratch); one per thread.
  * An fpgm/prep failure is remembered and makes every hinted load of that
  * size fail, as in FreeType.  The owner of vm/tt may extend this header
  * (add fields/functions) but must keep what is here.
