@@ -83,41 +83,67 @@ fv_status sfnt_cmap_select(sfnt_font *f, fv_error *err)
     return FV_OK;
 }
 
-static uint32_t lookup4(fv_span s, uint32_t cp)
+/* Format 4's four parallel arrays (endCode, startCode, idDelta,
+ * idRangeOffset) as offsets into the subtable. */
+typedef struct fmt4 {
+    uint32_t segs;
+    uint64_t ends, starts, deltas, ranges;
+} fmt4;
+
+static int fmt4_layout(fv_span s, fmt4 *f)
 {
     uint16_t segx2;
-    if (cp > 0xFFFF || fv_rd_u16(s, 6, &segx2) != FV_OK)
+    if (fv_rd_u16(s, 6, &segx2) != FV_OK)
         return 0;
-    uint32_t segs = segx2 / 2u;
-    uint64_t ends = 14, starts = ends + segx2 + 2, deltas = starts + segx2, ranges = deltas + segx2;
+    f->segs = segx2 / 2u;
+    f->ends = 14;
+    f->starts = f->ends + segx2 + 2;
+    f->deltas = f->starts + segx2;
+    f->ranges = f->deltas + segx2;
+    return 1;
+}
+
+/* The glyph segment i (at i2 = 2 i in each array) gives code point cp,
+ * start <= cp <= end, before the glyph count check. */
+static uint32_t fmt4_glyph(fv_span s, const fmt4 *f, uint64_t i2, uint16_t start, uint16_t delta,
+                           uint16_t range, uint32_t cp)
+{
+    if (range == 0)
+        return (cp + delta) & 0xFFFFu;
+    uint16_t gid;
+    uint64_t at = f->ranges + i2 + range + (uint64_t)(cp - start) * 2;
+    if (fv_rd_u16(s, at, &gid) != FV_OK || gid == 0)
+        return 0;
+    return (gid + delta) & 0xFFFFu;
+}
+
+static uint32_t lookup4(fv_span s, uint32_t cp)
+{
+    fmt4 f;
+    if (cp > 0xFFFF || !fmt4_layout(s, &f))
+        return 0;
     /* Binary search on endCode. */
-    uint32_t lo = 0, hi = segs;
+    uint32_t lo = 0, hi = f.segs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         uint16_t end;
-        if (fv_rd_u16(s, ends + (uint64_t)mid * 2, &end) != FV_OK)
+        if (fv_rd_u16(s, f.ends + (uint64_t)mid * 2, &end) != FV_OK)
             return 0;
         if (cp > end)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo >= segs)
+    if (lo >= f.segs)
         return 0;
     uint16_t start, delta, range;
     uint64_t i2 = (uint64_t)lo * 2;
-    if (fv_rd_u16(s, starts + i2, &start) != FV_OK || fv_rd_u16(s, deltas + i2, &delta) != FV_OK ||
-        fv_rd_u16(s, ranges + i2, &range) != FV_OK)
+    if (fv_rd_u16(s, f.starts + i2, &start) != FV_OK || fv_rd_u16(s, f.deltas + i2, &delta) != FV_OK ||
+        fv_rd_u16(s, f.ranges + i2, &range) != FV_OK)
         return 0;
     if (cp < start)
         return 0;
-    if (range == 0)
-        return (cp + delta) & 0xFFFFu;
-    uint16_t gid;
-    uint64_t at = ranges + i2 + range + (uint64_t)(cp - start) * 2;
-    if (fv_rd_u16(s, at, &gid) != FV_OK || gid == 0)
-        return 0;
-    return (gid + delta) & 0xFFFFu;
+    return fmt4_glyph(s, &f, i2, start, delta, range, cp);
 }
 
 static uint32_t lookup12(fv_span s, uint32_t cp)
@@ -159,36 +185,25 @@ uint32_t sfnt_cmap_lookup(const sfnt_font *f, uint32_t cp)
  * start are unmapped). */
 static int fill4(fv_span s, uint32_t num_glyphs, uint16_t *map)
 {
-    uint16_t segx2;
-    if (fv_rd_u16(s, 6, &segx2) != FV_OK)
-        return 0;
-    uint32_t segs = segx2 / 2u;
-    uint64_t ends = 14, starts = ends + segx2 + 2, deltas = starts + segx2, ranges = deltas + segx2;
-    if (!fv_span_has(s, ranges, segx2))
+    fmt4 f;
+    if (!fmt4_layout(s, &f) || !fv_span_has(s, f.ranges, (uint64_t)f.segs * 2))
         return 0;
     uint32_t first = 0; /* first code point not answered by an earlier segment */
-    for (uint32_t i = 0; i < segs; i++) {
+    for (uint32_t i = 0; i < f.segs; i++) {
         uint16_t end = 0, start = 0, delta = 0, range = 0; /* read below: the span holds all four arrays */
         uint64_t i2 = (uint64_t)i * 2;
-        (void)fv_rd_u16(s, ends + i2, &end);
-        (void)fv_rd_u16(s, starts + i2, &start);
-        (void)fv_rd_u16(s, deltas + i2, &delta);
-        (void)fv_rd_u16(s, ranges + i2, &range);
+        (void)fv_rd_u16(s, f.ends + i2, &end);
+        (void)fv_rd_u16(s, f.starts + i2, &start);
+        (void)fv_rd_u16(s, f.deltas + i2, &delta);
+        (void)fv_rd_u16(s, f.ranges + i2, &range);
         if (i > 0) {
             uint16_t prev = 0;
-            (void)fv_rd_u16(s, ends + i2 - 2, &prev);
+            (void)fv_rd_u16(s, f.ends + i2 - 2, &prev);
             if (end < prev)
                 return 0; /* unsorted: the binary search's answer depends on the path */
         }
         for (uint32_t cp = start > first ? start : first; cp <= end; cp++) {
-            uint32_t gid;
-            if (range == 0) {
-                gid = (cp + delta) & 0xFFFFu;
-            } else {
-                uint16_t g;
-                uint64_t at = ranges + i2 + range + (uint64_t)(cp - start) * 2;
-                gid = fv_rd_u16(s, at, &g) != FV_OK || g == 0 ? 0 : (g + delta) & 0xFFFFu;
-            }
+            uint32_t gid = fmt4_glyph(s, &f, i2, start, delta, range, cp);
             map[cp] = (uint16_t)(gid < num_glyphs ? gid : 0);
         }
         if ((uint32_t)end + 1 > first)
