@@ -15,7 +15,6 @@ void fvsynth_gr_face(fvsynth_gr *f, const fv_allocator *a)
     face->mem = &f->mem;
     face->num_glyphs = FVSYNTH_GR_GLYPHS;
     face->upem = 1000;
-    face->ascent = 800;
     face->descent = -200;
     face->glyphs = f->glyphs;
     for (uint16_t g = 0; g < FVSYNTH_GR_GLYPHS; g++) {

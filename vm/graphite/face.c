@@ -52,7 +52,6 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
     face->sfnt = sf;
     face->num_glyphs = sf->maxp.num_glyphs;
     face->upem = sf->head.units_per_em;
-    face->ascent = sf->hhea.ascender;
     face->descent = sf->hhea.descender;
     fv_span silf, glat, gloc, feat, sill;
     fv_status st;

@@ -226,7 +226,7 @@ struct fv_gr_face {
     const sfnt_font *sfnt;
     uint32_t num_glyphs;          /* maxp glyph count */
     uint16_t upem;
-    int16_t ascent, descent;
+    int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
     grv_glyph *glyphs;            /* num_glyphs */
     uint16_t num_attrs;           /* from Gloc */
     int16_t *attrs;               /* num_glyphs * num_attrs, dense */
@@ -398,6 +398,11 @@ fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err);
  * rule), so the verifier's verdict, not this, decides what a font may run.
  * FV_E_NOMEM only.  grv_code_free releases the decoded form. */
 fv_status grv_compile(fv_mem *mem, grv_code *code);
+/* Decodes the instruction at `pc` (< s.len) into *in; returns its length in
+ * bytes, or 0 when it cannot run (unknown or refused opcode, arguments past
+ * the end): then *in is a GRV_XOP_BAD.  The one reading of opcode
+ * arguments (grv_compile, silf.c's copy plan). */
+uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in);
 void grv_code_free(fv_mem *mem, grv_code *code);
 /* Runs decoded code (grv_compile) at map entry *mapi; mapb is the rule's
  * first non-pre-context entry.  Returns the code's result; m->status says
@@ -424,6 +429,12 @@ static inline size_t grv_words_per_slot(const grv_seg *seg)
 static inline int16_t *grv_slot_words(grv_seg *seg, int32_t i)
 {
     return seg->words + (size_t)i * grv_words_per_slot(seg);
+}
+/* User attribute `sub` of slot `i` (a valid slot), 0 past the font's
+ * count: what grv_get_attr gives for gr_slatUserDefn. */
+static inline int32_t grv_user_attr(grv_seg *seg, int32_t i, uint32_t sub)
+{
+    return sub < seg->face->silf.num_user ? grv_slot_words(seg, i)[sub] : 0;
 }
 void grv_set_glyph(grv_seg *seg, int32_t s, uint32_t gid);
 int32_t grv_get_attr(grv_seg *seg, int32_t s, uint32_t attr, uint32_t sub);

@@ -82,10 +82,7 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
 
 /* ---- decoding (load time) ---- */
 
-/* Decodes the instruction at `pc` into *in; returns its length in bytes, or
- * 0 when it cannot run (unknown or refused opcode, arguments past the end):
- * then *in is a GRV_XOP_BAD. */
-static uint32_t decode_insn(fv_span s, uint32_t pc, grv_insn *in)
+uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in)
 {
     memset(in, 0, sizeof *in);
     in->pc = pc;
@@ -195,7 +192,7 @@ static uint32_t decode_all(const grv_code *code, grv_insn *out)
             n++;
             ci++;
         }
-        uint32_t step = decode_insn(s, pc, &in);
+        uint32_t step = grv_decode_insn(s, pc, &in);
         if (out)
             out[n] = in;
         n++;
@@ -603,9 +600,8 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL && ip->u8 == GRV_SLAT_USERDEFN) {
                 /* user attributes, most of what rules read, without the
-                 * general getter (same result: grv_get_attr) */
-                uint32_t sub = (uint32_t)ip->a;
-                PUSH(grv_sl(seg, sl) && sub < silf->num_user ? grv_slot_words(seg, sl)[sub] : 0);
+                 * general getter's dispatch (grv_get_attr reads them so) */
+                PUSH(grv_sl(seg, sl) ? grv_user_attr(seg, sl, (uint32_t)ip->a) : 0);
             } else if (sl != GRV_NIL) {
                 ensure_positioned(&r, ip->u8);
                 PUSH(grv_get_attr(seg, sl, ip->u8, (uint32_t)ip->a));

@@ -139,7 +139,6 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     grv_slot *s = grv_sl(seg, si);
     if (!s)
         return 0;
-    uint32_t nu = seg->face->silf.num_user;
     grv_char *c;
     if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 && attr != GRV_SLAT_JWIDTH)
         return grv_get_justify(seg, si, (attr - GRV_SLAT_JSTRETCH) / 5, (attr - GRV_SLAT_JSTRETCH) % 5);
@@ -163,7 +162,7 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     case GRV_SLAT_MEASUREEOL: return -1;
     case GRV_SLAT_JWIDTH: return (int32_t)s->just;
     case GRV_SLAT_USERDEFNV1: sub = 0; /* fall through */
-    case GRV_SLAT_USERDEFN: return sub < nu ? grv_slot_words(seg, si)[sub] : 0;
+    case GRV_SLAT_USERDEFN: return grv_user_attr(seg, si, sub);
     case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
     case GRV_SLAT_BIDILEVEL: return s->bidilevel;
     default:

@@ -57,7 +57,8 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
  * for k whose copy point is the opcode after that Next (slot 0: the start).
  * PutGlyph, PutSubs and Assoc (and PutCopy from another slot) mark the
  * current slot changed; PutSubs, PutCopy and every opcode that reads a slot
- * (slot and glyph attributes, features, metrics) mark that slot referenced.  Every slot below the final slotref that is both changed and
+ * (slot and glyph attributes, features, metrics) mark that slot
+ * referenced.  Every slot below the final slotref that is both changed and
  * referenced gets a copy of the current slot into its map entry at its copy
  * point, so later reads of that entry (PutCopy 0 included) see the slot as
  * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
@@ -72,15 +73,14 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
     memset(changed, 0, sizeof changed);
     memset(referenced, 0, sizeof referenced);
     int slotref = 0;
-    size_t pc = 0;
-    while (pc < c.len) {
-        int op = c.data[pc];
-        if (op >= GRV_OP_COUNT)
-            break;
-        size_t n = grv_ops[op].args < 0 ? (pc + 1 < c.len ? 1u + c.data[pc + 1] : 0u)
-                                        : (size_t)grv_ops[op].args;
-        int mark_changed = 0, ref = 0, has_ref = 0;
-        switch (op) {
+    uint32_t pc = 0, len = c.len > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)c.len;
+    while (pc < len) {
+        grv_insn in;
+        uint32_t n = grv_decode_insn(c, pc, &in);
+        if (!n)
+            break; /* code the verifier refuses: it never runs */
+        int mark_changed = 0, has_ref = 0;
+        switch (in.op) {
         case GRV_OP_DELETE:
             r->deletes = 1;
             break;
@@ -94,12 +94,9 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
             mark_changed = 1;
             /* fall through */
         case GRV_OP_PUT_COPY:
-            if (pc + 1 < c.len) {
-                ref = (int8_t)c.data[pc + 1];
-                has_ref = 1;
-                if (ref != 0)
-                    mark_changed = 1;
-            }
+            has_ref = 1;
+            if (in.slot != 0)
+                mark_changed = 1;
             break;
         case GRV_OP_PUSH_SLOT_ATTR:
         case GRV_OP_PUSH_GLYPH_ATTR_OBS:
@@ -109,22 +106,17 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
         case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
         case GRV_OP_PUSH_ISLOT_ATTR:
         case GRV_OP_PUSH_GLYPH_ATTR:
-        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: {
+        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR:
             /* reads of a slot reference it too (gr_diff F-22b, measured:
              * "PutCopy 1; PushGlyphMetric advance 0; Next" reads the
              * glyph slot 0 had before the PutCopy) */
-            size_t at_slot = op == GRV_OP_PUSH_GLYPH_ATTR || op == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR ? 3 : 2;
-            if (pc + at_slot < c.len) {
-                ref = (int8_t)c.data[pc + at_slot];
-                has_ref = 1;
-            }
+            has_ref = 1;
             break;
-        }
         case GRV_OP_NEXT:
         case GRV_OP_COPY_NEXT:
             slotref++;
             if (slotref >= 0 && slotref < GRV_NUM_CONTEXTS) {
-                at[slotref] = (uint32_t)(pc + 1 + n);
+                at[slotref] = pc + n;
                 changed[slotref] = referenced[slotref] = 0;
             }
             break;
@@ -135,11 +127,12 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
         default:
             break;
         }
+        int ref = in.slot; /* the slot offset argument, decoded once */
         if (mark_changed && slotref >= 0 && slotref < GRV_NUM_CONTEXTS)
             changed[slotref] = 1;
         if (has_ref && slotref + ref >= 0 && slotref + ref < GRV_NUM_CONTEXTS)
             referenced[slotref + ref] = 1;
-        pc += 1 + n;
+        pc += n;
     }
     uint32_t end = slotref < 0 ? 0 : slotref > GRV_NUM_CONTEXTS ? GRV_NUM_CONTEXTS : (uint32_t)slotref;
     uint32_t count = 0;
