@@ -73,23 +73,33 @@ static int teardown(void **state)
     return 0;
 }
 
-/* 1 when both engines give the same slots (gid, origin within 1/64);
- * `features` as fvconform-gr --features takes them ("" for none). */
-static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, const char *features)
+/* Shapes `text` with graphite2 and with fontvm; `features` as fvconform-gr
+ * --features takes them ("" for none).  Returns 0 with both runs filled
+ * (the caller frees them), -1 when either engine or the features failed. */
+static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *features,
+                      grc_run *ref, grc_run *fv)
 {
     grc_features feats;
     char msg[256];
     memset(&feats, 0, sizeof feats);
     if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
-        return 0;
+        return -1;
     grc_request req = {text, n, &feats, 1};
-    grc_run ref, fv;
-    if (grc_gr2_shape(fx->g, &req, &ref) != 0)
-        return 0;
-    if (grc_fv_shape(fx->face, &req, &fv) != 0) {
-        grc_run_free(&ref);
-        return 0;
+    if (grc_gr2_shape(fx->g, &req, ref) != 0)
+        return -1;
+    if (grc_fv_shape(fx->face, &req, fv) != 0) {
+        grc_run_free(ref);
+        return -1;
     }
+    return 0;
+}
+
+/* 1 when both engines give the same slots (gid, origin within 1/64). */
+static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, const char *features)
+{
+    grc_run ref, fv;
+    if (shape_both(fx, text, n, features, &ref, &fv) != 0)
+        return 0;
     int same = ref.ok && fv.ok && ref.num_glyphs == fv.num_glyphs;
     for (size_t i = 0; same && i < ref.num_glyphs; i++)
         same = ref.glyphs[i].gid == fv.glyphs[i].gid &&
@@ -104,19 +114,9 @@ static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, cons
  * advance, each slot's chars and the per-character table). */
 static int record_identical(fixture *fx, const uint32_t *text, size_t n, const char *features)
 {
-    grc_features feats;
-    char msg[256];
-    memset(&feats, 0, sizeof feats);
-    if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
-        return 0;
-    grc_request req = {text, n, &feats, 1};
     grc_run ref, fv;
-    if (grc_gr2_shape(fx->g, &req, &ref) != 0)
+    if (shape_both(fx, text, n, features, &ref, &fv) != 0)
         return 0;
-    if (grc_fv_shape(fx->face, &req, &fv) != 0) {
-        grc_run_free(&ref);
-        return 0;
-    }
     int same = grc_compare_gr(&ref, &fv).status == GRC_IDENTICAL;
     grc_run_free(&ref);
     grc_run_free(&fv);
@@ -218,12 +218,8 @@ static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
 
 static int count_lines(fixture *fx, const char *file, const char *features, int *words)
 {
-    char path[1024], line[4096];
-    const char *src = getenv("FONTVM_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", file);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
+    char line[4096];
+    FILE *f = test_open_source(file);
     int same = 0;
     uint32_t text[1024];
     *words = 0;
@@ -268,12 +264,8 @@ static void test_char_table_after_reversed_pass(void **state)
     assert_true(record_identical(fx, min, 4, "agca=0"));
     assert_true(record_identical(fx, min, 4, ""));
 
-    char path[1024], line[4096];
-    const char *src = getenv("FONTVM_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/graphite/awami_words.txt", src ? src : ".");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
+    char line[4096];
+    FILE *f = test_open_source("tests/graphite/awami_words.txt");
     uint32_t text[1024];
     int words = 0, same = 0;
     while (fgets(line, sizeof line, f)) {

@@ -246,12 +246,7 @@ static void run_sample(sample_state *st, const sample *s, uint32_t *cps)
  * error_fontvm_only error_ref_only error_both" per line, '#' comments. */
 static void check_pinned(const sample_state *st)
 {
-    char path[1024];
-    const char *source = getenv("FONTVM_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/graphite/diff_sample_expected.txt", source ? source : ".");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
+    FILE *f = test_open_source("tests/graphite/diff_sample_expected.txt");
     char line[512];
     size_t seen = 0;
     int bad = 0;
@@ -263,7 +258,7 @@ static void check_pinned(const sample_state *st)
         if (sscanf(line, "%255s %31s %ld %ld %ld %ld %ld %ld", font, ref, &c[0], &c[1], &c[2], &c[3],
                    &c[4], &c[5]) != 8) {
             fclose(f);
-            fail_msg("bad line in %s: %s", path, line);
+            fail_msg("bad line in diff_sample_expected.txt: %s", line);
         }
         const tally *t = NULL;
         for (size_t i = 0; i < st->n; i++)

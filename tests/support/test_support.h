@@ -21,6 +21,19 @@ static inline uint64_t test_rand64(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* Opens `rel`, a path from the source tree's root (FONTVM_SOURCE_DIR, else
+ * the current directory), for reading; fails the test when it cannot. */
+static inline FILE *test_open_source(const char *rel)
+{
+    char path[1024];
+    const char *src = getenv("FONTVM_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    return f;
+}
+
 /* Reads a whole file; returns NULL (and size 0) if it cannot. Caller frees. */
 static inline uint8_t *test_read_file(const char *path, size_t *size)
 {
