@@ -1111,7 +1111,9 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
         return SEGFAIL;
     shifter_init(seg, sc, fix, cf, cp->dir);
     int collides = 0;
-    int ignore_kern = !rev;
+    /* whether the walk is past the target (it starts past it when it runs
+     * backwards from the end of the range) */
+    int after = rev;
     int rtl = cp->dir & 1;
     int32_t base = cluster_base(seg, fix);
     uint32_t guard = GRV_COLL_WALK(seg);
@@ -1122,15 +1124,24 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
             return SEGFAIL;
         int same_cluster = is_child_of(seg, nb, base);
         if (nb != fix && !(cn->flags & (GRV_COLL_IGNORE | GRV_COLL_ISSPACE)) &&
-            (nb == base || same_cluster || !in_kern_cluster(seg, nb) || (rtl ^ ignore_kern)) &&
+            /* COMPAT(graphite2): a neighbour in another kerned cluster is
+             * left out on either side of the target; kerning places those
+             * clusters later.  Measured on Awami Nastaliq: with the
+             * neighbours after the target taken in, 4 of the 327 corpus
+             * words and 3 corpus lines differed (KD-5); left out, all are
+             * identical.  Taking in only those before the target is far
+             * worse (19 words), and with the font's Silf direction flipped
+             * to left to right leaving them out is still the closest
+             * (conformance/graphite/KNOWN_DIFFERENCES.md, KD-5). */
+            (nb == base || same_cluster || !in_kern_cluster(seg, nb)) &&
             (!rev || !(cn->flags & GRV_COLL_FIX) ||
              ((cn->flags & GRV_COLL_KERN) && !same_cluster) || (cn->flags & GRV_COLL_ISCOL))) {
             if (!shifter_merge(seg, sc, seg->slots[nb].gid, seg->slots[nb].posx,
-                               seg->slots[nb].posy, cn, cn->shiftx, cn->shifty, !ignore_kern,
+                               seg->slots[nb].posy, cn, cn->shiftx, cn->shifty, after,
                                same_cluster, &collides, 0))
                 return SEGFAIL;
         } else if (nb == fix) {
-            ignore_kern = !ignore_kern;
+            after = !after;
         }
         if (nb != start && (cn->flags & (rev ? GRV_COLL_START : GRV_COLL_END)))
             break;
