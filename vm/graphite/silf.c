@@ -210,6 +210,11 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         SILF_FAIL(start, "pass shorter than its header");
     if ((p->flags & 0x1fu) && (pi < s->i_pos || !s->attr_collisions || !(s->flags & 0x20)))
         SILF_FAIL(start, "collision flags on a pass that cannot use them");
+    /* COMPAT(graphite2): measured on Awami Nastaliq with one pass's flags
+     * rewritten: a pass without rules must run collision shifts (flags bits
+     * 0-2); kerning or direction bits alone do not make it valid. */
+    if (num_rules == 0 && p->num_coll_runs == 0)
+        SILF_FAIL(start, "pass with no rules and no collision shifts");
     if ((num_rules && num_range == 0) || p->num_columns > 0x7fff)
         SILF_FAIL(start, "pass without glyph ranges or with too many columns");
     if (p->max_rule_loop < 1)
