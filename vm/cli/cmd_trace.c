@@ -12,6 +12,7 @@
  * not shown. */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -86,14 +87,40 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: fontvm trace FONT --ppem N --glyph G [--mode v35|v40|v40-mono|v40-lcd]\n"
-            "                    [--pedantic] [--face N] [--glyf-only]\n\n"
-            "Prints every instruction fontvm executes for glyph G (prep, then the glyph's\n"
-            "programs): program, pc, mnemonic, the stack top before -> after, and the\n"
-            "points it moved (26.6; p = glyph zone, t = twilight).\n");
+            "                    [--pedantic] [--face N] [--glyf-only]\n"
+            "       fontvm trace FONT (--text S | --text-file F | --codes HEX...)\n"
+            "                    [--features id=value,...] [--lang xx] [--rtl]\n\n"
+            "TrueType: prints every instruction fontvm executes for glyph G (prep, then\n"
+            "the glyph's programs): program, pc, mnemonic, the stack top before -> after,\n"
+            "and the points it moved (26.6; p = glyph zone, t = twilight).\n"
+            "Graphite (with text): each pass's slot stream in and out, and every rule that\n"
+            "fired with its constraint and action code, opcode by opcode with the stack\n"
+            "(the same as `fontvm shape --trace`).\n");
+}
+
+/* With text to shape, the trace is the Graphite one that `fontvm shape
+ * --trace` prints: the arguments go to shape with --trace added. */
+static int graphite_trace(int argc, char **argv)
+{
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) {
+        fprintf(stderr, "fontvm trace: out of memory\n");
+        return CLI_PROBLEM;
+    }
+    for (int i = 0; i < argc; i++)
+        args[i] = argv[i];
+    args[argc] = (char *)"--trace";
+    int rc = cmd_shape(argc + 1, args);
+    free(args);
+    return rc;
 }
 
 int cmd_trace(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--text") || !strcmp(argv[i], "--text-file") ||
+            !strcmp(argv[i], "--codes"))
+            return graphite_trace(argc, argv);
     static const struct option options[] = {
         {"help", no_argument, NULL, 'h'},         {"pedantic", no_argument, NULL, 'P'},
         {"glyf-only", no_argument, NULL, 'G'},    {"ppem", required_argument, NULL, 'p'},
