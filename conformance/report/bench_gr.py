@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Graphite shaping speed of fontvm against graphite2 over the default corpus.
+
+For every Graphite font and text file of conformance/conform.toml (default
+features only; the feature sweeps would weigh the fonts with many features),
+runs `fontvm shape FONT --text-file T [--rtl] --bench --repeat N`, which
+shapes the text with both engines in the same process, and prints segments/s
+per font and text, then the whole corpus: total time of graphite2 / total
+time of fontvm (> 1: fontvm faster), each engine taking its best pass.
+
+    bench_gr.py --bin BUILD/fontvm [--repeat N] [--fonts NAME,...] [--config F]
+
+Exit status: 0, or 2 on a bad configuration or a failed bench run.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import config as cfgmod  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROW = re.compile(r"^(fontvm|graphite2)\s+(\d+)\s+(\d+)\s+(\d+)\s*$")
+LINES = re.compile(r"^text: .* \((\d+) lines\) x \d+ passes$")
+
+
+class Skip(Exception):
+    """A job the benchmark cannot time (a font the reference refuses)."""
+
+
+def bench_one(fontvm, job, repeat):
+    """(lines, fontvm best segments/s, graphite2 best segments/s); a line
+    whose segment fails counts as shaped (failing is work too)."""
+    cmd = [fontvm, "shape", job.font, "--text-file", job.texts, "--bench", "--repeat", str(repeat)]
+    if job.rtl:
+        cmd.append("--rtl")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode == 2 and "cannot load" in r.stderr:
+        raise Skip(r.stderr.strip().splitlines()[-1])
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+    rates, segs = {}, 0
+    for line in r.stdout.splitlines():
+        m = ROW.match(line)
+        if m:
+            rates[m.group(1)] = int(m.group(2))
+        m = LINES.match(line)
+        if m:
+            segs = int(m.group(1))
+    if set(rates) != {"fontvm", "graphite2"} or segs == 0:
+        raise RuntimeError(f"{' '.join(cmd)}: no benchmark rows in the output")
+    return segs, rates["fontvm"], rates["graphite2"]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", required=True, help="the fontvm executable")
+    ap.add_argument("--config", default=os.path.join(ROOT, "conformance", "conform.toml"))
+    ap.add_argument("--repeat", type=int, default=10, help="passes over each text (best kept)")
+    ap.add_argument("--fonts", help="only these font sets or files (comma-separated)")
+    a = ap.parse_args(argv)
+    try:
+        cfg = cfgmod.load(a.config)
+        fonts = [f.strip() for f in a.fonts.split(",")] if a.fonts else None
+        jobs = [j for j in cfgmod.build_jobs(cfg, ROOT, fonts=fonts, engines=("gr",))
+                if not j.features]
+    except cfgmod.ConfigError as e:
+        print(f"bench_gr: {e}", file=sys.stderr)
+        return 2
+    if not jobs:
+        print("bench_gr: no Graphite jobs in the configuration", file=sys.stderr)
+        return 2
+    jobs.sort(key=lambda j: (j.font, j.texts))
+    print(f"{'font':32} {'text':28} {'lines':>6} {'fontvm seg/s':>13} {'graphite2 seg/s':>16} {'ratio':>6}")
+    t_fv = t_gr = 0.0
+    for j in jobs:
+        try:
+            segs, fv, gr = bench_one(a.bin, j, a.repeat)
+        except Skip as e:
+            print(f"{os.path.basename(j.font)[:32]:32} {os.path.basename(j.texts)[:28]:28} skipped: {e}")
+            continue
+        except RuntimeError as e:
+            print(f"bench_gr: {e}", file=sys.stderr)
+            return 2
+        if fv == 0 or gr == 0:
+            continue  # too fast to time at this repeat count
+        t_fv += segs / fv
+        t_gr += segs / gr
+        print(f"{os.path.basename(j.font)[:32]:32} {os.path.basename(j.texts)[:28]:28} {segs:6d} "
+              f"{fv:13d} {gr:16d} {fv / gr:6.2f}", flush=True)
+    if t_fv > 0:
+        print(f"whole corpus: fontvm {t_fv * 1000:.2f} ms, graphite2 {t_gr * 1000:.2f} ms per pass; "
+              f"ratio fontvm/graphite2 (speed): {t_gr / t_fv:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
