@@ -12,7 +12,9 @@
  * - every word of awami_words.txt (the Arabic-script words of urdu.txt and
  *   arabic.txt) and every corpus line shaped by both engines: all agree
  *   within 1/64 unit, with the defaults, with the font's feature agca=1
- *   (kerning only) and agca=0 (no collision avoidance). */
+ *   (kerning only) and agca=0 (no collision avoidance);
+ * - the same left to right, against the font's direction (KD-7): the five
+ *   words that differed, every word and every corpus line. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,9 +73,11 @@ static int teardown(void **state)
 }
 
 /* Shapes `text` with graphite2 and with fontvm; `features` as fvconform-gr
- * --features takes them ("" for none).  Returns 0 with both runs filled
- * (the caller frees them), -1 when either engine or the features failed. */
-static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *features,
+ * --features takes them ("" for none), `dir` graphite2's direction bits (1
+ * right to left, the font's own direction; 0 left to right).  Returns 0
+ * with both runs filled (the caller frees them), -1 when either engine or
+ * the features failed. */
+static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *features, int dir,
                       grc_run *ref, grc_run *fv)
 {
     grc_features feats;
@@ -81,7 +85,7 @@ static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *f
     memset(&feats, 0, sizeof feats);
     if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
         return -1;
-    grc_request req = {text, n, &feats, 1};
+    grc_request req = {text, n, &feats, dir};
     if (grc_gr2_shape(fx->g, &req, ref) != 0)
         return -1;
     if (grc_fv_shape(fx->face, &req, fv) != 0) {
@@ -92,10 +96,11 @@ static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *f
 }
 
 /* 1 when both engines give the same slots (gid, origin within 1/64). */
-static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, const char *features)
+static int same_as_graphite2_dir(fixture *fx, const uint32_t *text, size_t n,
+                                 const char *features, int dir)
 {
     grc_run ref, fv;
-    if (shape_both(fx, text, n, features, &ref, &fv) != 0)
+    if (shape_both(fx, text, n, features, dir, &ref, &fv) != 0)
         return 0;
     int same = ref.ok && fv.ok && ref.num_glyphs == fv.num_glyphs;
     for (size_t i = 0; same && i < ref.num_glyphs; i++)
@@ -107,17 +112,28 @@ static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, cons
     return same;
 }
 
+static int same_as_graphite2_f(fixture *fx, const uint32_t *text, size_t n, const char *features)
+{
+    return same_as_graphite2_dir(fx, text, n, features, 1);
+}
+
 /* The whole comparison of the conformance runner (glyphs, positions,
  * advance, each slot's chars and the per-character table). */
-static int record_identical(fixture *fx, const uint32_t *text, size_t n, const char *features)
+static int record_identical_dir(fixture *fx, const uint32_t *text, size_t n,
+                                const char *features, int dir)
 {
     grc_run ref, fv;
-    if (shape_both(fx, text, n, features, &ref, &fv) != 0)
+    if (shape_both(fx, text, n, features, dir, &ref, &fv) != 0)
         return 0;
     int same = grc_compare_gr(&ref, &fv).status == GRC_IDENTICAL;
     grc_run_free(&ref);
     grc_run_free(&fv);
     return same;
+}
+
+static int record_identical(fixture *fx, const uint32_t *text, size_t n, const char *features)
+{
+    return record_identical_dir(fx, text, n, features, 1);
 }
 
 static int same_as_graphite2(fixture *fx, const uint32_t *text, size_t n)
@@ -348,7 +364,7 @@ static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
     return n;
 }
 
-static int count_lines(fixture *fx, const char *file, const char *features, int *words)
+static int count_lines(fixture *fx, const char *file, const char *features, int dir, int *words)
 {
     char line[4096];
     FILE *f = test_open_source(file);
@@ -361,7 +377,8 @@ static int count_lines(fixture *fx, const char *file, const char *features, int 
         if (!n)
             continue;
         (*words)++;
-        same += same_as_graphite2_f(fx, text, n, features);
+        same += dir ? same_as_graphite2_f(fx, text, n, features)
+                    : record_identical_dir(fx, text, n, features, dir);
     }
     fclose(f);
     return same;
@@ -443,7 +460,7 @@ static void test_mirroring_without_bidi_pass(void **state)
 
 static int count_words(fixture *fx, const char *features, int *words)
 {
-    return count_lines(fx, "tests/graphite/awami_words.txt", features, words);
+    return count_lines(fx, "tests/graphite/awami_words.txt", features, 1, words);
 }
 
 static void test_words_against_graphite2(void **state)
@@ -469,14 +486,52 @@ static void test_corpus_lines(void **state)
 {
     fixture *fx = *state;
     int n1 = 0, n2 = 0;
-    int k1 = count_lines(fx, "corpus/texts/urdu.txt", "agca=1", &n1);
-    int k2 = count_lines(fx, "corpus/texts/arabic.txt", "agca=1", &n2);
+    int k1 = count_lines(fx, "corpus/texts/urdu.txt", "agca=1", 1, &n1);
+    int k2 = count_lines(fx, "corpus/texts/arabic.txt", "agca=1", 1, &n2);
     print_message("kerning only: urdu %d / %d, arabic %d / %d\n", k1, n1, k2, n2);
     assert_int_equal(k1, n1);
     assert_int_equal(k2, n2);
-    int d1 = count_lines(fx, "corpus/texts/urdu.txt", "", &n1);
-    int d2 = count_lines(fx, "corpus/texts/arabic.txt", "", &n2);
+    int d1 = count_lines(fx, "corpus/texts/urdu.txt", "", 1, &n1);
+    int d2 = count_lines(fx, "corpus/texts/arabic.txt", "", 1, &n2);
     print_message("defaults: urdu %d / %d, arabic %d / %d\n", d1, n1, d2, n2);
+    assert_int_equal(d1, n1);
+    assert_int_equal(d2, n2);
+}
+
+/* KD-7 (conformance/graphite/KNOWN_DIFFERENCES.md): shaped left to right,
+ * against the font's direction, the marks meet the left-down sequence
+ * regions of the collision passes from sides that right to left never
+ * shows, and a later pass's limits can cross an earlier pass's offset.
+ * The five words that differed (graphite2 1.3.14: عجیب's dots at
+ * (1953.05, 1109.86), fontvm (1997.10, 1132.96); إِيَّاكَ's kasra at
+ * (393, -1066), fontvm (43, -1378.34)); then every word and every corpus
+ * line, record for record, with the defaults and with kerning only. */
+static void test_left_to_right(void **state)
+{
+    fixture *fx = *state;
+    static const uint32_t ajib[] = {0x639, 0x62c, 0x6cc, 0x628};
+    static const uint32_t hafiz[] = {0x62d, 0x627, 0x641, 0x650, 0x638, 0x60c};
+    static const uint32_t iyyaka[] = {0x625, 0x650, 0x64a, 0x64e, 0x651, 0x627, 0x643, 0x64e};
+    static const uint32_t wa_iyyaka[] = {0x648, 0x64e, 0x625, 0x650, 0x64a,
+                                         0x64e, 0x651, 0x627, 0x643, 0x64e};
+    static const uint32_t kurdish[] = {0x645, 0x631, 0x6c6, 0x6a4, 0x6ce, 0x6a9};
+    assert_true(record_identical_dir(fx, ajib, 4, "", 0));
+    assert_true(record_identical_dir(fx, hafiz, 6, "", 0));
+    assert_true(record_identical_dir(fx, iyyaka, 8, "", 0));
+    assert_true(record_identical_dir(fx, wa_iyyaka, 10, "", 0));
+    assert_true(record_identical_dir(fx, kurdish, 6, "", 0));
+
+    int words = 0;
+    int same = count_lines(fx, "tests/graphite/awami_words.txt", "", 0, &words);
+    print_message("Awami words left to right, records identical: %d / %d\n", same, words);
+    assert_int_equal(words, AWAMI_WORDS);
+    assert_int_equal(same, AWAMI_WORDS);
+    same = count_lines(fx, "tests/graphite/awami_words.txt", "agca=1", 0, &words);
+    assert_int_equal(same, AWAMI_WORDS);
+    int n1 = 0, n2 = 0;
+    int d1 = count_lines(fx, "corpus/texts/urdu.txt", "", 0, &n1);
+    int d2 = count_lines(fx, "corpus/texts/arabic.txt", "", 0, &n2);
+    print_message("left to right: urdu %d / %d, arabic %d / %d\n", d1, n1, d2, n2);
     assert_int_equal(d1, n1);
     assert_int_equal(d2, n2);
 }
@@ -493,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_corpus_lines),
         cmocka_unit_test(test_char_table_after_reversed_pass),
         cmocka_unit_test(test_mirroring_without_bidi_pass),
+        cmocka_unit_test(test_left_to_right),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -369,12 +369,21 @@ static zex zex_split(zex *e, float p)
 /* COMPAT(graphite2): an interval that a split or a removal leaves empty is
  * dropped (measured: kept, a zero-width interval at the edge of an
  * exclusion offers a place with no margin cost, and 27 more of Awami's
- * 327 corpus words move differently) */
+ * 327 corpus words move differently).  An inverted one (x > xm) is kept:
+ * it is only ever the initial interval of an axis whose limits cross once
+ * the glyph's offset from earlier passes or its current shift is taken
+ * off (nothing can be added to or removed from it: both are clipped to
+ * the axis' limits, which leaves them empty), and graphite2
+ * moves the glyph to its xm end when that is the cheapest.  Measured
+ * (KD-7): Awami, left to right, مرۆڤێک (U+0645 U+0631 U+06C6 U+06A4
+ * U+06CE U+06A9), pass 17 limits x to +-10 around a mark that pass 10
+ * had moved 81.8 to the right; graphite2 moves it along x - y to x = 10
+ * (the limit), which dropping the interval never offers. */
 static void zone_compact(zone *z)
 {
     uint32_t o = 0;
     for (uint32_t i = 0; i < z->n; i++)
-        if (z->v[i].x < z->v[i].xm)
+        if (z->v[i].x < z->v[i].xm || z->v[i].x > z->v[i].xm)
             z->v[o++] = z->v[i];
     z->n = o;
 }
@@ -901,22 +910,31 @@ static int shifter_merge(grv_seg *seg, shifter *sc, uint16_t gid, float ox, floa
                 }
                 case SEQ_LEFTDOWN: {
                     /* COMPAT(graphite2): measured on Awami's 327 corpus
-                     * words (tests/graphite/test_gr_collide.c), the
-                     * left-down order takes its below limit and its below
-                     * region from the right-up geometry: the limit is
-                     * xlimit past the neighbour's right edge plus half the
-                     * glyph's width, and the below region lies right of it
-                     * (inside the removed region), not left */
+                     * words in both directions and on copies of the font
+                     * with the sequence attributes changed (KD-7 in
+                     * conformance/graphite/KNOWN_DIFFERENCES.md): the
+                     * left-down order is the right-up geometry turned
+                     * half a turn about the neighbour, except that both
+                     * vertical-alignment bands carry the below weight.
+                     * The above-weighted region lies right of r1x and
+                     * below the neighbour's centre; the forbidden region
+                     * right of r3x (xlimit before the neighbour's left
+                     * edge, less half the glyph's width) and above the
+                     * centre; the below-weighted region left of r3x and
+                     * above the upper band.  Right to left the glyphs
+                     * rarely reach these regions (all 327 words are
+                     * identical either way); left to right 4 words and 3
+                     * corpus lines moved differently. */
                     float r1x = cs->above_xoff + 0.5f * (bb.xi + bb.xa) + sx;
-                    float r3x = cs->below_xlim + bb.xa + sx + 0.5f * (tbb.xa - tbb.xi);
+                    float r3x = bb.xi - cs->below_xlim + sx - 0.5f * (tbb.xa - tbb.xi);
                     float r2y = 0.5f * (bb.yi + bb.ya) + sy;
-                    add_box_slope(sc, 1, mkbox(r1x, r2y, xpinf, ypinf), tbb, tsb, orgx, orgy, 0,
+                    add_box_slope(sc, 1, mkbox(r1x, yminf, xpinf, r2y), tbb, tsb, orgx, orgy, 0,
                                   above_wt, 0, i);
-                    remove_box(sc, mkbox(r3x, yminf, xpinf, r2y), tbb, tsb, orgx, orgy, i);
-                    add_box_slope(sc, 1, mkbox(r3x, yminf, xpinf, r2y - cs->valign_ht), tbb, tsb,
+                    remove_box(sc, mkbox(r3x, r2y, xpinf, ypinf), tbb, tsb, orgx, orgy, i);
+                    add_box_slope(sc, 1, mkbox(xminf, r2y + cs->valign_ht, r3x, ypinf), tbb, tsb,
                                   orgx, orgy, below_wt, 0, 0, i);
                     add_box_slope(sc, 0, mkbox(xminf, r2y, sx + bb.xa, r2y + cs->valign_ht), tbb,
-                                  tsb, orgx, orgy, 0, valign_wt, 1, i);
+                                  tsb, orgx, orgy, below_wt, valign_wt, 1, i);
                     add_box_slope(sc, 0, mkbox(xminf, r2y - cs->valign_ht, sx + bb.xa, r2y), tbb,
                                   tsb, orgx, orgy, below_wt, valign_wt, 0, i);
                     break;
