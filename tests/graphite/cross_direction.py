@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Every Graphite font of the corpus shaped with every corpus text in BOTH
+directions, against graphite2: the default corpus shapes each font in its
+script's direction only, and the segments that run against a font's
+direction are where KD-3, KD-4, KD-6 and KD-7 were found
+(conformance/graphite/KNOWN_DIFFERENCES.md).  Passes when no line differs
+and no line fails in one engine only (lines failing in both, general.ttf's
+and tiny.ttf's, are counted, not errors).
+
+    cross_direction.py FVCONFORM_GR SHARED_DIR SOURCE_DIR
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+FAMILIES = ["padauk", "abyssinica", "annapurna", "scheherazade", "awami"]
+
+
+def run(tool, font, text, rtl):
+    cmd = [tool, "--font", font, "--text-file", text, "--ref", "graphite2", "--detail-limit", "3"]
+    if rtl:
+        cmd.append("--rtl")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    summary, details = None, []
+    for line in r.stdout.splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "gr_summary":
+            summary = rec
+        elif rec.get("type") == "gr_case":
+            details.append(rec)
+    if summary is None:
+        raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}, no summary: {r.stderr[-300:]}")
+    return font, text, rtl, summary, details
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, shared, src = argv
+    fonts = []
+    for fam in FAMILIES:
+        fonts += sorted(glob.glob(f"/usr/share/fonts/truetype/{fam}/*.ttf"))
+    fonts += sorted(glob.glob(os.path.join(shared, "peer", "graphite2", "fonts", "*.ttf")))
+    texts = sorted(glob.glob(os.path.join(src, "corpus", "texts", "*.txt")))
+    texts += sorted(glob.glob(os.path.join(shared, "peer", "graphite2", "texts", "*.txt")))
+    if len(fonts) < 6 or len(texts) < 6:
+        print(f"cross_direction: only {len(fonts)} fonts and {len(texts)} texts found", file=sys.stderr)
+        return 1
+    jobs = [(f, t, rtl) for f in fonts for t in texts for rtl in (False, True)]
+    totals = dict(cases=0, identical=0, different=0, error_fontvm_only=0, error_ref_only=0,
+                  error_both=0)
+    bad = []
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        for font, text, rtl, s, details in ex.map(lambda j: run(tool, *j), jobs):
+            for k in totals:
+                totals[k] += s[k]
+            if s["different"] or s["error_fontvm_only"] or s["error_ref_only"]:
+                bad.append((font, text, rtl, s, details))
+    print(f"{len(fonts)} fonts x {len(texts)} texts x 2 directions: " +
+          ", ".join(f"{k} {v}" for k, v in totals.items()))
+    for font, text, rtl, s, details in bad:
+        print(f"DIFFERS: {os.path.basename(font)} {os.path.basename(text)} "
+              f"{'rtl' if rtl else 'ltr'}: {s['different']} different, "
+              f"{s['error_fontvm_only']} fail only in fontvm, {s['error_ref_only']} only in graphite2")
+        for d in details:
+            print(f"  line {d.get('line')}: {d.get('first_diff')} culprit {d.get('culprit')}")
+    return 1 if bad or totals["cases"] == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
