@@ -11,8 +11,12 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
     uint16_t n;
     if (fv_rd_u32(feat, 0, &version) != FV_OK || fv_rd_u16(feat, 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 0, "header");
-    /* COMPAT(graphite2): any version is read, as 1.0 below 2.0 and as 2.0
-     * layout from 2.0 up. */
+    /* COMPAT(graphite2): a version below 1.0 fails the face (measured on
+     * charis and small.ttf: 0, 1, 0x8000, 0xFFFF refused; 0x00010000 to
+     * 0x0001FFFF read as 1.0); from 2.0 up (0xFFFFFFFF included) the 2.0
+     * layout is read. */
+    if (version < 0x00010000u)
+        return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 0, "Feat version below 1.0");
     face->features = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_feature));
     if (!face->features)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Feat, 0, "features");

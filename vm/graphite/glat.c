@@ -108,6 +108,12 @@ static fv_status read_octabox(fv_gr_face *face, uint32_t g, fv_span ent, unsigne
     return FV_OK;
 }
 
+/* `v` >= `limit` with both read as signed 32-bit numbers (limit positive). */
+static int signed_at_least(uint32_t v, uint32_t limit)
+{
+    return v < 0x80000000u && v >= limit;
+}
+
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
     fv_status st = FV_OK;
@@ -141,8 +147,14 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         fv_rd_u16(gloc, 6, &nattrs) != FV_OK)
         GLAT_FAIL(SFNT_TAG_Gloc, 0, "header");
     /* graphite2's Gloc checks: version below 2.0, 1..0x3000 attributes,
-     * at most 65535 glyph entries (after the optional attribute names). */
-    int unusable = gver >= 0x00020000;
+     * at most 65535 glyph entries (after the optional attribute names).
+     * COMPAT(graphite2): the version limits compare the versions as signed
+     * numbers: measured on Padauk, Scheherazade and Awami Nastaliq, Gloc
+     * versions 0x80000000..0xFFFFFFFF are accepted (0x00020000 and
+     * 0x7FFFFFFF refused), and Glat versions 0x80000000..0xFFFFFFFF pass the
+     * "below 4.0" check and are then read as version 3 (octaboxes, 16-bit
+     * attribute runs; a v3 Glat with version 0xFFFFFFFF shapes). */
+    int unusable = signed_at_least(gver, 0x00020000);
     int longoff = flags & 1;
     size_t esz = longoff ? 4 : 2;
     int64_t nentries = ((int64_t)gloc.len - 8 - ((flags & 2) ? 2 * (int64_t)nattrs : 0)) /
@@ -151,12 +163,19 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         unusable = 1;
     if (!unusable && fv_rd_u32(glat, 0, &version) != FV_OK)
         unusable = 1;
-    if (!unusable && (version >= 0x00040000 || (version >= 0x00030000 && glat.len < 8)))
+    if (!unusable && (signed_at_least(version, 0x00040000) || (version >= 0x00030000 && glat.len < 8)))
         unusable = 1;
-    /* graphite2 1.3.14 accepts some Gloc headers it cannot use (a
-     * mangled top version byte); we reject every unusable pair. */
     if (unusable)
         GLAT_FAIL(SFNT_TAG_Gloc, 0, "unusable Gloc/Glat header (version or counts)");
+    /* COMPAT(graphite2): a pass may ask for collisions only when Glat's
+     * version, again as a signed number, is 3.0 or more (silf.c). */
+    face->collision_boxes = (uint8_t)signed_at_least(version, 0x00030000);
+    /* COMPAT(graphite2): the face fails when Gloc lists fewer glyphs than
+     * maxp counts (measured on charis, Padauk, small.ttf and Awami Nastaliq
+     * with Gloc shortened: maxp's count of entries is accepted, one fewer
+     * refused, whatever Silf's maxGlyphID); more (pseudo glyphs) is fine. */
+    if (nentries < (int64_t)face->sfnt->maxp.num_glyphs)
+        GLAT_FAIL(SFNT_TAG_Gloc, 0, "Gloc lists fewer glyphs than maxp");
     int octaboxes = 0;
     if (version >= 0x00030000) {
         uint32_t comp;

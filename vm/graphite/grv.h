@@ -231,6 +231,7 @@ struct fv_gr_face {
     uint16_t num_attrs;           /* from Gloc */
     int16_t *attrs;               /* num_glyphs * num_attrs, dense */
     grv_octabox *octaboxes;       /* num_glyphs, Glat v3 only (else NULL) */
+    uint8_t collision_boxes;      /* Glat version >= 3.0 read as signed: collisions usable */
     grv_subbox *subboxes;
     uint32_t num_subboxes;
     uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */

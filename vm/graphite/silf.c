@@ -210,6 +210,14 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         SILF_FAIL(start, "pass shorter than its header");
     if ((p->flags & 0x1fu) && (pi < s->i_pos || !s->attr_collisions || !(s->flags & 0x20)))
         SILF_FAIL(start, "collision flags on a pass that cannot use them");
+    /* COMPAT(graphite2): collision flags (any of bits 0-4) also need Glat
+     * octaboxes, i.e. a Glat version of 3.0 or more read as a signed number:
+     * measured with Silf flag 0x20, attCollisions 3 and one positioning
+     * pass's flags set to 0x01, 0x02, 0x04, 0x08, 0x10 or 0x18 on Padauk
+     * (Glat 1.0: refused) and on Padauk 3.18 (Glat 3.0: accepted; Glat
+     * version 0xFFFFFFFF: refused); 0x20, 0x40, 0x80 are accepted. */
+    if ((p->flags & 0x1fu) && !face->collision_boxes)
+        SILF_FAIL(start, "collision flags without Glat version 3 octaboxes");
     /* COMPAT(graphite2): measured on Awami Nastaliq with one pass's flags
      * rewritten: a pass without rules must run collision shifts (flags bits
      * 0-2); kerning or direction bits alone do not make it valid. */
@@ -228,6 +236,11 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         uint16_t last;
         RD(fv_rd_u16(sub, c.pos + 6u * num_range - 4, &last), start + c.pos, "ranges");
         maxg = (uint32_t)last + 1;
+        /* COMPAT(graphite2): measured on Padauk 3.18, small.ttf and
+         * general.ttf: a last range ending at glyph 0xFFFE is accepted, one
+         * ending at 0xFFFF refused (whatever its first glyph). */
+        if (num_rules && last == 0xffffu)
+            SILF_FAIL(start + c.pos + 6u * num_range - 4, "glyph range ends at glyph 0xFFFF");
     }
     p->num_cols_glyphs = maxg;
     if (maxg && num_rules) {
@@ -392,6 +405,19 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
             st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "decoded rule code");
             goto fail;
         }
+    }
+    /* COMPAT(graphite2): a pass whose rules have no code at all (every
+     * constraint and every action empty) fails the face; the pass
+     * constraint does not count.  Measured on general.ttf, small.ttf,
+     * Padauk 3.18 and Awami Nastaliq with the action (and constraint)
+     * offsets rewritten: one rule with any code is enough, an empty action
+     * alone is fine. */
+    if (num_rules) {
+        uint64_t code = 0;
+        for (uint32_t i = 0; i < num_rules; i++)
+            code += p->rules[i].constraint.code.len + p->rules[i].action.code.len;
+        if (!code)
+            SILF_FAIL(start, "pass rules without any code");
     }
     if (grv_compile(mem, &p->pass_constraint) != FV_OK) {
         st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, pc_code, "decoded pass constraint");
