@@ -432,7 +432,15 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         const grv_pass *p = &silf->passes[i];
         int reverse = (lbidi == 0xff) &&
                       (grv_currdir(seg) != ((silf->direction & 1) ^ p->reverse_dir));
-        if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->reverse_dir) {
+        /* COMPAT(graphite2): a pass with collision shift rounds (flags bits
+         * 0-2) runs, rules and all, whatever the glyphs' skip-pass bits say;
+         * a kerning-only pass (bits 3-4) is skipped like any other.
+         * Measured on Harmattan (every glyph marks its collision pass 7
+         * skippable, graphite2 kerns there) with a copy whose glyphs all
+         * mark every pass skippable: pass 6 still ran with flags 1, 2 or 4,
+         * and was skipped with 0, 0x08, 0x10, 0x18, 0x40 or 0x80. */
+        if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->reverse_dir ||
+            p->num_coll_runs) {
             trace_stream(seg, FV_GR_TRACE_PASS_BEGIN, (int)i);
             st = run_pass(seg, i, m, fsm, reverse, err);
             trace_stream(seg, FV_GR_TRACE_PASS_END, (int)i);
