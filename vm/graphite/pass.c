@@ -309,6 +309,9 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
     int32_t s = seg->first;
     seg->cur_pass = (int)pi;
     seg->cur_rule = -1;
+    /* COMPAT(graphite2): the stream is reversed only once the pass
+     * constraint has held (Harmattan, pass 1 given flags 0x20: hidden
+     * feature ut53=0 fails its constraint and keeps char 0 -> slot 0). */
     if (s == GRV_NIL || !test_pass_constraint(seg, p, m)) {
         if (m->status != GRV_FINISHED)
             goto machine_fail;
@@ -432,15 +435,22 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         const grv_pass *p = &silf->passes[i];
         int reverse = (lbidi == 0xff) &&
                       (grv_currdir(seg) != ((silf->direction & 1) ^ p->reverse_dir));
-        /* COMPAT(graphite2): a pass with collision shift rounds (flags bits
-         * 0-2) runs, rules and all, whatever the glyphs' skip-pass bits say;
-         * a kerning-only pass (bits 3-4) is skipped like any other.
-         * Measured on Harmattan (every glyph marks its collision pass 7
-         * skippable, graphite2 kerns there) with a copy whose glyphs all
-         * mark every pass skippable: pass 6 still ran with flags 1, 2 or 4,
-         * and was skipped with 0, 0x08, 0x10, 0x18, 0x40 or 0x80. */
-        if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->reverse_dir ||
-            p->num_coll_runs) {
+        /* COMPAT(graphite2): a pass whose skip-passes bit is set does not
+         * run at all, a reverse-direction pass (flags 0x20) included, and
+         * does not reorder the stream; a pass runs and reverses only when
+         * not skipped and its pass constraint holds (run_pass).  Measured
+         * (KD-8): Akatab with pass 1 given flags 0x20 and every glyph
+         * skipping it keeps glyph 4 (the pass's substitution did not
+         * happen) and char 0 -> slot 0; clearing the bit substitutes and
+         * reverses.  Akatab 275 -> 506 / 506 lines left to right.
+         * Except: a pass with collision shift rounds (flags bits 0-2) runs,
+         * rules and all, whatever the skip bits say; a kerning-only pass
+         * (bits 3-4) is skipped like any other.  Measured (KD-9) on
+         * Harmattan (every glyph marks its collision pass 7 skippable,
+         * graphite2 kerns there) with a copy whose glyphs all mark every
+         * pass skippable: pass 6 still ran with flags 1, 2 or 4, and was
+         * skipped with 0, 0x08, 0x10, 0x18, 0x40 or 0x80. */
+        if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->num_coll_runs) {
             trace_stream(seg, FV_GR_TRACE_PASS_BEGIN, (int)i);
             st = run_pass(seg, i, m, fsm, reverse, err);
             trace_stream(seg, FV_GR_TRACE_PASS_END, (int)i);
