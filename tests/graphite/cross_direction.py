@@ -17,7 +17,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-FAMILIES = ["padauk", "abyssinica", "annapurna", "scheherazade", "awami"]
+FAMILIES = ["padauk", "abyssinica", "annapurna", "scheherazade", "awami", "harmattan", "akatab",
+            "tagmukay", "mingzat", "taiheritagepro", "dai-banna"]
 
 
 def run(tool, font, text, rtl):
