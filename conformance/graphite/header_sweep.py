@@ -1,0 +1,795 @@
+#!/usr/bin/env python3
+"""Graphite header-field sweep: does fontvm accept and refuse the same fonts
+as graphite2 1.3.14?
+
+For every Graphite font, rewrites one header field of its Silf (table
+header, subtable header, every pass header), Gloc/Glat, Feat and Sill tables
+at a time, with boundary values (0, 1, the original +-1, the largest value,
+and per field the values that sit on the limits the format implies), and asks
+graphite2 and fontvm (through fvconform-gr-load, one process per worker)
+whether they accept the font and can shape one segment with it.  The two
+must agree on both.  --collisions also sweeps each font with collision
+avoidance switched on (Silf flag 0x20, an attCollisions attribute and the
+collision flag of the first positioning pass), where the collision
+attributes are checked at load.
+
+  header_sweep.py --bin BUILD [FONT-OR-FOLDER...] [--fonts NAME,...]
+                  [--collisions] [--limit N] [--workers N] [--out FILE.jsonl]
+                  [--text STRING] [--config conform.toml]
+
+Fonts: by default the Graphite font sets of conformance/conform.toml, each
+shaping the first line of its set's first text file; fonts given on the
+command line shape the first line of [graphite] default_texts (or --text).
+Compressed Silf/Glat tables (LZ4) are stored uncompressed first, so that the
+fields are bytes that can be rewritten.
+
+Exit status: 0 every verdict agrees; 1 some disagree (or an engine crashed);
+2 bad command line, configuration or font.
+"""
+import argparse
+import json
+import os
+import queue
+import re
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "conformance", "report"))
+import config as cfgmod  # noqa: E402
+
+PROBE = "fvconform-gr-load"
+RECORD_RTL = 1
+
+
+class BadInput(Exception):
+    """A bad command line, configuration or font (exit status 2)."""
+
+
+# --- sfnt tables ------------------------------------------------------------
+
+def u16(t, o):
+    return struct.unpack_from(">H", t, o)[0]
+
+
+def u32(t, o):
+    return struct.unpack_from(">I", t, o)[0]
+
+
+def table_directory(font):
+    """{tag: (directory index, offset, length)}"""
+    out = {}
+    for i in range(u16(font, 4)):
+        tag, _, off, length = struct.unpack_from(">4sIII", font, 12 + 16 * i)
+        out[tag.decode("latin-1")] = (i, off, length)
+    return out
+
+
+def get_table(font, tag):
+    entry = table_directory(font).get(tag)
+    if entry is None:
+        return None
+    _, off, length = entry
+    if off + length > len(font):
+        raise BadInput(f"table {tag} runs past the end of the file")
+    return bytes(font[off:off + length])
+
+
+def replace_table(font, tag, data):
+    """The font with `data` as table `tag`, appended at the end (the old
+    bytes stay, unreferenced: every other offset keeps its meaning)."""
+    font = bytearray(font)
+    index = table_directory(font)[tag][0]
+    font += bytes(-len(font) % 4)
+    struct.pack_into(">4sIII", font, 12 + 16 * index, tag.encode("latin-1"), 0, len(font), len(data))
+    return font + data
+
+
+def lz4_block(src, size):
+    """Decodes one LZ4 block (the format graphite2 uses for Silf v5 and
+    Glat v3 tables) into `size` bytes."""
+    out = bytearray()
+    i = 0
+
+    def length(n):
+        nonlocal i
+        if n == 15:
+            while True:
+                b = src[i]
+                i += 1
+                n += b
+                if b != 255:
+                    break
+        return n
+
+    try:
+        while i < len(src) and len(out) < size:
+            token = src[i]
+            i += 1
+            literals = length(token >> 4)
+            out += src[i:i + literals]
+            i += literals
+            if i >= len(src) or len(out) >= size:
+                break
+            distance = src[i] | src[i + 1] << 8
+            i += 2
+            if distance == 0 or distance > len(out):
+                raise BadInput("LZ4 match before the start of the table")
+            for _ in range(length(token & 15) + 4):
+                out.append(out[-distance])
+    except IndexError:
+        raise BadInput("truncated LZ4 block")
+    if len(out) < size:
+        raise BadInput("LZ4 block shorter than its declared size")
+    return bytes(out[:size])
+
+
+def uncompressed(font):
+    """The font with a compressed Silf (v5+) or Glat (v3+) table stored
+    uncompressed, since only uncompressed bytes can be rewritten field by
+    field."""
+    for tag, min_version in (("Silf", 0x50000), ("Glat", 0x30000)):
+        t = get_table(font, tag)
+        if t is None or len(t) < 8:
+            continue
+        version, scheme = struct.unpack_from(">II", t)
+        if version >= min_version and scheme >> 27 == 1:   # scheme 1: LZ4
+            font = replace_table(font, tag, lz4_block(t[8:], scheme & 0x07FFFFFF))
+    return font
+
+
+# --- the fields --------------------------------------------------------------
+
+def sample(n, k=3):
+    """Indexes to rewrite out of an array of n entries: all of a short one,
+    else the first, middle and last (where off-by-one checks sit)."""
+    if n <= k:
+        return list(range(n))
+    return sorted({0, n // 2, n - 1})
+
+
+class Fields:
+    """Collects (table, offset in table, size in bytes, name, extra values)."""
+
+    def __init__(self):
+        self.out = []
+
+    def add(self, table, offset, size, name, extra=()):
+        self.out.append((table, offset, size, name, tuple(extra)))
+
+
+def silf_fields(t, num_glyphs, num_attribs, f, every_pass):
+    version = u32(t, 0)
+    f.add("Silf", 0, 4, "version", [v << 16 for v in range(1, 7)])
+    if version >= 0x30000:
+        f.add("Silf", 4, 4, "compilerVersion", [0x08000000, 0x10000000])
+        f.add("Silf", 8, 2, "numSub", [2])
+        p = 12
+    else:
+        f.add("Silf", 4, 2, "numSub", [2])
+        p = 8
+    f.add("Silf", p, 4, "subOffset[0]", [len(t), len(t) - 1])
+    sub = p = u32(t, p)
+    if version >= 0x30000:
+        f.add("Silf", p, 4, "sub.ruleVersion", [0x00050000, 0x00060000])
+        f.add("Silf", p + 4, 2, "sub.passOffset")
+        f.add("Silf", p + 6, 2, "sub.pseudosOffset")
+        p += 8
+    ng, na = num_glyphs, num_attribs
+    f.add("Silf", p, 2, "sub.maxGlyphID", [ng - 1, ng, ng + 1])
+    f.add("Silf", p + 2, 2, "sub.extraAscent")
+    f.add("Silf", p + 4, 2, "sub.extraDescent")
+    p += 6
+    num_passes = t[p]
+    for i, name in enumerate(["numPasses", "iSubst", "iPos", "iJust", "iBidi", "flags",
+                              "maxPreContext", "maxPostContext", "attrPseudo", "attrBreakWeight",
+                              "attrDirectionality", "attrMirroring", "attrSkipPasses", "numJLevels"]):
+        if name == "flags":
+            extra = [0x20, 0x21, 0x02, 0x04, 0x08, 0x10, 0x40, 0x80]
+        else:   # pass indexes and attribute numbers: the counts they index
+            extra = [num_passes, num_passes + 1, na - 1, na, 32, 33, 64, 128]
+        f.add("Silf", p + i, 1, "sub." + name, extra)
+    num_jlevels = t[p + 13]
+    p += 14
+    for j in range(num_jlevels):
+        for k, name in enumerate(["attrStretch", "attrShrink", "attrStep", "attrWeight",
+                                  "runto", "res0", "res1", "res2"]):
+            f.add("Silf", p + 8 * j + k, 1, f"sub.jlevel[{j}].{name}", [na - 1, na])
+    p += 8 * num_jlevels
+    f.add("Silf", p, 2, "sub.numLigComp(aLig)", [na - 1, na, 127, 128])
+    f.add("Silf", p + 2, 1, "sub.numUserDefn", [64, 65])
+    f.add("Silf", p + 3, 1, "sub.maxCompPerLig", [16, 17])
+    f.add("Silf", p + 4, 1, "sub.direction", [2, 3, 4])
+    f.add("Silf", p + 5, 1, "sub.attCollisions", [na - 5, na - 6, na - 4, na])
+    for k in range(3):
+        f.add("Silf", p + 6 + k, 1, f"sub.reserved{k}")
+    p += 9
+    num_crit = t[p]
+    f.add("Silf", p, 1, "sub.numCritFeatures", [num_crit + 2])
+    p += 1
+    for k in range(num_crit):
+        f.add("Silf", p + 2 * k, 2, f"sub.critFeature[{k}]")
+    p += 2 * num_crit
+    f.add("Silf", p, 1, "sub.reservedAfterCrit")
+    p += 1
+    num_scripts = t[p]
+    f.add("Silf", p, 1, "sub.numScriptTag", [num_scripts + 2])
+    p += 1
+    for k in range(num_scripts):
+        f.add("Silf", p + 4 * k, 4, f"sub.scriptTag[{k}]")
+    p += 4 * num_scripts
+    f.add("Silf", p, 2, "sub.lbGID", [ng - 1, ng])
+    p += 2
+    pass_offsets = [u32(t, p + 4 * i) for i in range(num_passes + 1)]
+    for i, o in enumerate(pass_offsets):
+        f.add("Silf", p + 4 * i, 4, f"sub.passOffset[{i}]", [o + 4, o - 4, pass_offsets[-1]])
+    p += 4 * (num_passes + 1)
+    num_pseudo = u16(t, p)
+    f.add("Silf", p, 2, "sub.numPseudo", [num_pseudo + 2])
+    f.add("Silf", p + 2, 2, "sub.searchPseudo")
+    f.add("Silf", p + 4, 2, "sub.pseudoSelector")
+    f.add("Silf", p + 6, 2, "sub.pseudoShift")
+    p += 8
+    for k in sample(num_pseudo):
+        f.add("Silf", p + 6 * k, 4, f"sub.pseudo[{k}].unicode")
+        f.add("Silf", p + 6 * k + 4, 2, f"sub.pseudo[{k}].gid", [ng - 1, ng])
+    p += 6 * num_pseudo
+    num_class, num_linear = u16(t, p), u16(t, p + 2)
+    f.add("Silf", p, 2, "class.numClass", [num_linear, num_linear - 1, num_class + 2])
+    f.add("Silf", p + 2, 2, "class.numLinear", [num_class, num_class + 1, num_class - 1])
+    width = 4 if version >= 0x40000 else 2
+    read = u32 if width == 4 else u16
+    class_offsets = [read(t, p + 4 + width * i) for i in range(num_class + 1)]
+    # the linear/lookup boundary is where a miscount shows
+    for k in sorted(set(sample(num_class + 1))
+                    | ({num_linear - 1, num_linear, num_linear + 1} & set(range(num_class + 1)))):
+        f.add("Silf", p + 4 + width * k, width, f"class.offset[{k}]",
+              [class_offsets[k] + 2, class_offsets[k] - 2])
+    for k in sorted({num_linear, num_class - 1} & set(range(num_linear, num_class))):
+        o = p + class_offsets[k]
+        for j, name in enumerate(["numIDs", "searchRange", "entrySelector", "rangeShift"]):
+            f.add("Silf", o + 2 * j, 2, f"class[{k}].{name}")
+    passes = range(num_passes) if every_pass else sorted({0, num_passes - 1} & set(range(num_passes)))
+    for i in passes:
+        pass_fields(t, ng, f, sub, sub + pass_offsets[i], sub + pass_offsets[i + 1], i)
+
+
+def pass_fields(t, num_glyphs, f, sub, start, end, index):
+    P = f"pass{index}."
+    ng = num_glyphs
+    num_rules = u16(t, start + 4)
+    f.add("Silf", start, 1, P + "flags",
+          [0x01, 0x02, 0x07, 0x08, 0x10, 0x18, 0x20, 0x40, 0x80, t[start] ^ 0x20, t[start] & 0xF8])
+    f.add("Silf", start + 1, 1, P + "maxRuleLoop")
+    f.add("Silf", start + 2, 1, P + "maxRuleContext")
+    f.add("Silf", start + 3, 1, P + "maxBackup")
+    f.add("Silf", start + 4, 2, P + "numRules")
+    f.add("Silf", start + 6, 2, P + "fsmOffset")
+    for k, name in enumerate(["pcCode", "rcCode", "aCode", "oDebug"]):
+        v = u32(t, start + 8 + 4 * k)
+        f.add("Silf", start + 8 + 4 * k, 4, P + name, [v + 2, v - 2, start - sub, end - sub])
+    q = start + 24
+    num_rows, num_trans, num_success, num_columns = (u16(t, q + 2 * k) for k in range(4))
+    f.add("Silf", q, 2, P + "numRows",
+          [num_trans + num_success, num_trans + num_success + 1, max(num_trans, num_success)])
+    f.add("Silf", q + 2, 2, P + "numTransitional", [num_rows])
+    f.add("Silf", q + 4, 2, P + "numSuccess", [num_rows])
+    f.add("Silf", q + 6, 2, P + "numColumns", [0x7FFF, 0x8000])
+    q += 8
+    num_ranges = u16(t, q)
+    f.add("Silf", q, 2, P + "numRange")
+    for k, name in enumerate(["searchRange", "entrySelector", "rangeShift"]):
+        f.add("Silf", q + 2 + 2 * k, 2, P + name)
+    q += 8
+    for k in sample(num_ranges):
+        first, last = u16(t, q + 6 * k), u16(t, q + 6 * k + 2)
+        f.add("Silf", q + 6 * k, 2, P + f"range[{k}].first", [last, last + 1, ng - 1, ng])
+        f.add("Silf", q + 6 * k + 2, 2, P + f"range[{k}].last", [first, first - 1, ng - 1, ng])
+        f.add("Silf", q + 6 * k + 4, 2, P + f"range[{k}].col", [num_columns - 1, num_columns])
+    q += 6 * num_ranges
+    rule_map_offsets = [u16(t, q + 2 * k) for k in range(num_success + 1)]
+    rule_map_len = rule_map_offsets[-1]
+    for k in sample(num_success + 1):
+        f.add("Silf", q + 2 * k, 2, P + f"ruleMapOffset[{k}]", [rule_map_len, rule_map_len + 1])
+    q += 2 * (num_success + 1)
+    for k in sample(rule_map_len):
+        f.add("Silf", q + 2 * k, 2, P + f"ruleMap[{k}]", [num_rules - 1, num_rules])
+    q += 2 * rule_map_len
+    min_pre, max_pre = t[q], t[q + 1]
+    f.add("Silf", q, 1, P + "minRulePreContext", [max_pre, max_pre + 1])
+    f.add("Silf", q + 1, 1, P + "maxRulePreContext", [min_pre, min_pre - 1])
+    q += 2
+    for k in sample(max_pre - min_pre + 1):
+        f.add("Silf", q + 2 * k, 2, P + f"startState[{k}]", [num_rows - 1, num_rows, num_trans, num_trans - 1])
+    q += 2 * (max_pre - min_pre + 1)
+    for k in sample(num_rules):
+        f.add("Silf", q + 2 * k, 2, P + f"sortKey[{k}]", [63, 64, 62])
+    q += 2 * num_rules
+    for k in sample(num_rules):
+        f.add("Silf", q + k, 1, P + f"rulePreContext[{k}]", [min_pre, max_pre, max_pre + 1])
+    q += num_rules
+    f.add("Silf", q, 1, P + "collisionThreshold")
+    f.add("Silf", q + 1, 2, P + "pConstraintLen")
+    q += 3
+    for name in ("constraintOffset", "actionOffset"):
+        offsets = [u16(t, q + 2 * k) for k in range(num_rules + 1)]
+        for k in sample(num_rules + 1):
+            f.add("Silf", q + 2 * k, 2, P + f"{name}[{k}]", [offsets[-1], offsets[-1] + 1])
+        q += 2 * (num_rules + 1)
+    transitions = num_trans * num_columns
+    for k in sample(transitions):
+        f.add("Silf", q + 2 * k, 2, P + f"trans[{k}]", [num_rows - 1, num_rows])
+    q += 2 * transitions
+    if q < end:
+        f.add("Silf", q, 1, P + "reservedBeforeCode")
+
+
+def gloc_glat_fields(gloc, glat, f):
+    f.add("Gloc", 0, 4, "Gloc.version", [0x00010000, 0x00020000, 0x00010001, 0x00000000, 0x01010000])
+    flags = u16(gloc, 4)
+    f.add("Gloc", 4, 2, "Gloc.flags", [0, 1, 2, 3, 4, 0x8000])
+    na = u16(gloc, 6)
+    f.add("Gloc", 6, 2, "Gloc.numAttribs", [0x3000, 0x3001, 2 * na, na // 2])
+    entry = 4 if flags & 1 else 2
+    count = (len(gloc) - 8 - (2 * na if flags & 2 else 0)) // entry
+    read = u32 if entry == 4 else u16
+    offsets = [read(gloc, 8 + entry * i) for i in range(count)]
+    for k in sorted(set(sample(count)) | ({1, 2} & set(range(count)))):
+        f.add("Gloc", 8 + entry * k, entry, f"Gloc.offset[{k}]",
+              [offsets[k] + 1, offsets[k] + 2, len(glat), len(glat) - 1])
+    version = u32(glat, 0)
+    f.add("Glat", 0, 4, "Glat.version", [0x00010000, 0x00020000, 0x00030000, 0x00040000, 0x00030001, 0])
+    if version >= 0x30000:
+        f.add("Glat", 4, 4, "Glat.compression/flags", [0, 1, 2, 3, 0x08000000, 0x10000000, 0x00000100])
+    # the attribute run headers of a few glyphs
+    for g in sorted({0, 1, count // 2, count - 2} & set(range(count - 1))):
+        a, b = offsets[g], offsets[g + 1]
+        if b <= a:
+            continue
+        p = a
+        if version >= 0x30000:
+            bitmap = u16(glat, p)
+            f.add("Glat", p, 2, f"Glat[g{g}].octabitmap", [bitmap ^ 1, bitmap ^ 0x8000, 0xFFFF])
+            for k in range(4):
+                f.add("Glat", p + 2 + k, 1, f"Glat[g{g}].diag{k}")
+            p += 6 + 8 * bin(bitmap).count("1")
+        if p < b:
+            if version >= 0x20000:
+                f.add("Glat", p, 2, f"Glat[g{g}].attNum", [na - 1, na, na + 1])
+                f.add("Glat", p + 2, 2, f"Glat[g{g}].num", [(b - p - 4) // 2 + 1, (b - p - 4) // 2 - 1])
+            else:
+                f.add("Glat", p, 1, f"Glat[g{g}].attNum", [na - 1, na, na + 1])
+                f.add("Glat", p + 1, 1, f"Glat[g{g}].num", [(b - p - 2) // 2 + 1, (b - p - 2) // 2 - 1])
+
+
+def feat_fields(t, f):
+    version = u32(t, 0)
+    f.add("Feat", 0, 4, "Feat.version", [0x00010000, 0x00020000, 0x00030000, 0])
+    n = u16(t, 4)
+    f.add("Feat", 4, 2, "Feat.numFeat", [n + 1, n + 10])
+    f.add("Feat", 6, 2, "Feat.reserved")
+    f.add("Feat", 8, 4, "Feat.reserved2")
+    v2 = version >= 0x20000
+    for k in sample(n):
+        p = 12 + (16 if v2 else 12) * k
+        if v2:
+            f.add("Feat", p, 4, f"Feat[{k}].id", [u32(t, 12)])   # a duplicate of the first id
+            f.add("Feat", p + 4, 2, f"Feat[{k}].numSettings", [u16(t, p + 4) + 1])
+            f.add("Feat", p + 6, 2, f"Feat[{k}].reserved")
+            f.add("Feat", p + 8, 4, f"Feat[{k}].offset", [len(t), len(t) - 4, u32(t, p + 8) + 2])
+            f.add("Feat", p + 12, 2, f"Feat[{k}].flags", [0x800, 0x8000, 0x0FFF])
+            f.add("Feat", p + 14, 2, f"Feat[{k}].label")
+            settings, count = u32(t, p + 8), u16(t, p + 4)
+        else:
+            f.add("Feat", p, 2, f"Feat[{k}].id", [u16(t, 12)])
+            f.add("Feat", p + 2, 2, f"Feat[{k}].numSettings", [u16(t, p + 2) + 1])
+            f.add("Feat", p + 4, 4, f"Feat[{k}].offset", [len(t), len(t) - 4])
+            f.add("Feat", p + 8, 2, f"Feat[{k}].flags", [0x800, 0x8000])
+            f.add("Feat", p + 10, 2, f"Feat[{k}].label")
+            settings, count = u32(t, p + 4), u16(t, p + 2)
+        for j in sample(count, 2):
+            if settings + 4 * j + 4 <= len(t):
+                f.add("Feat", settings + 4 * j, 2, f"Feat[{k}].setting[{j}].value", [0x8000, 0x7FFF])
+
+
+def sill_fields(t, f):
+    f.add("Sill", 0, 4, "Sill.version", [0x00010000, 0x00020000, 0x00010001])
+    n = u16(t, 4)
+    f.add("Sill", 4, 2, "Sill.numLangs", [n + 1, n + 10])
+    for k in range(3):
+        f.add("Sill", 6 + 2 * k, 2, f"Sill.search{k}")
+    for k in sample(n):
+        p = 12 + 8 * k
+        f.add("Sill", p, 4, f"Sill[{k}].tag")
+        count, settings = u16(t, p + 4), u16(t, p + 6)
+        f.add("Sill", p + 4, 2, f"Sill[{k}].numSettings", [count + 1])
+        f.add("Sill", p + 6, 2, f"Sill[{k}].offset", [len(t), len(t) - 8, settings + 2])
+        for j in sample(count, 2):
+            q = settings + 8 * j
+            if q + 8 <= len(t):
+                f.add("Sill", q, 4, f"Sill[{k}].setting[{j}].featId", [0x61626364])
+                f.add("Sill", q + 4, 2, f"Sill[{k}].setting[{j}].value", [0x8000, 0x7FFF])
+                f.add("Sill", q + 6, 2, f"Sill[{k}].setting[{j}].reserved")
+
+
+def values(original, size, extra):
+    """The values a field is rewritten to: 0, 1, its neighbours, the
+    largest, and the field's own boundary values; never the original."""
+    mask = (1 << (8 * size)) - 1
+    out = []
+    for v in [0, 1, original - 1, original + 1, mask] + list(extra):
+        v &= mask
+        if v != original and v not in out:
+            out.append(v)
+    return out
+
+
+def switch_collisions_on(font):
+    """The font with collision avoidance on: the subtable's collision flag
+    (0x20), an attCollisions attribute if it has none (3, or the last
+    attribute that leaves room for the collision block), and the
+    collision-fixing flag (0x01) of the first positioning pass."""
+    font = bytearray(font)
+    silf_at = table_directory(font)["Silf"][1]
+    t = get_table(font, "Silf")
+    gloc = get_table(font, "Gloc")
+    num_attribs = u16(gloc, 6) if gloc else 0
+    version = u32(t, 0)
+    sub = u32(t, 12 if version >= 0x30000 else 8)
+    p = sub + (8 if version >= 0x30000 else 0) + 6            # numPasses
+    num_passes, first_pos_pass = t[p], t[p + 2]
+    flags_at = p + 5
+    q = p + 14 + 8 * t[p + 13]                                # numLigComp
+    att_collisions_at = q + 5
+    r = q + 9
+    r += 1 + 2 * t[r] + 1                                     # critical features, reserved byte
+    r += 1 + 4 * t[r] + 2                                     # script tags, lbGID
+    pass_index = first_pos_pass if first_pos_pass < num_passes else num_passes - 1
+    font[silf_at + flags_at] |= 0x20
+    if font[silf_at + att_collisions_at] == 0:
+        font[silf_at + att_collisions_at] = min(3, max(num_attribs - 6, 0))
+    font[silf_at + sub + u32(t, r + 4 * pass_index)] |= 0x01
+    return font
+
+
+def mutations(base, every_pass):
+    """[(table, offset in font, size, field, original, value)] of a font."""
+    maxp = get_table(base, "maxp")
+    if maxp is None:
+        raise BadInput("no maxp table")
+    tables = {tag: get_table(base, tag) for tag in ("Silf", "Glat", "Gloc", "Feat", "Sill")}
+    gloc, glat = tables["Gloc"], tables["Glat"]
+    num_attribs = u16(gloc, 6) if gloc else 0
+    f = Fields()
+    silf_fields(tables["Silf"], u16(maxp, 4), num_attribs, f, every_pass)
+    if gloc and glat:
+        gloc_glat_fields(gloc, glat, f)
+    if tables["Feat"]:
+        feat_fields(tables["Feat"], f)
+    if tables["Sill"]:
+        sill_fields(tables["Sill"], f)
+    directory = table_directory(base)
+    out = []
+    for table, offset, size, name, extra in f.out:
+        t = tables[table]
+        if offset < 0 or offset + size > len(t):
+            continue
+        original = int.from_bytes(t[offset:offset + size], "big")
+        for v in values(original, size, extra):
+            out.append((table, directory[table][1] + offset, size, name, original, v))
+    return out
+
+
+def spread(items, limit):
+    """At most `limit` items, evenly spaced (deterministic), so that a small
+    sample still touches every table."""
+    if not limit or len(items) <= limit:
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
+
+
+# --- the probe ---------------------------------------------------------------
+
+class Probe:
+    """One fvconform-gr-load process, restarted after a crash."""
+
+    def __init__(self, exe):
+        self.exe = exe
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen([self.exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+
+    def ask(self, font, text, rtl):
+        record = struct.pack(f"<III{len(text)}I", len(font), len(text), RECORD_RTL if rtl else 0, *text)
+        try:
+            self.proc.stdin.write(record + bytes(font))
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = b""
+        if line:
+            answer = json.loads(line)
+            if answer.get("type") != "gr_load":
+                raise RuntimeError(f"{PROBE}: {answer.get('message', line)}")
+            return answer
+        status = self.proc.wait()
+        self.start()
+        return {"type": "crash", "status": status}
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def agree(answer):
+    if answer["type"] != "gr_load":
+        return False
+    g, f = answer["graphite2"], answer["fontvm"]
+    return g["face"] == f["face"] and g["segment"] == f["segment"]
+
+
+def verdict_text(v):
+    if not v["face"]:
+        return "refused"
+    return "shapes" if v["segment"] else "accepted, segment fails"
+
+
+def ask_all(probes, jobs):
+    """Answers to [(font bytes or a function making them, text, rtl)], in
+    order, spread over the probes."""
+    answers = [None] * len(jobs)
+    work = queue.Queue()
+    for i in range(len(jobs)):
+        work.put(i)
+    failure = []
+
+    def run(probe):
+        while not failure:
+            try:
+                i = work.get_nowait()
+            except queue.Empty:
+                return
+            make, text, rtl = jobs[i]
+            try:
+                answers[i] = probe.ask(make() if callable(make) else make, text, rtl)
+            except Exception as e:   # the probe refused our record: stop everything
+                failure.append(e)
+    threads = [threading.Thread(target=run, args=(p,)) for p in probes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failure:
+        raise failure[0]
+    return answers
+
+
+# --- fonts and texts ----------------------------------------------------------
+
+def first_line(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\r\n").lstrip("\ufeff")
+            if line.strip():
+                return line
+    raise BadInput(f"text file {path} has no text")
+
+
+def select_fonts(a, cfg):
+    """[(font path, sample text, right to left)], in configuration order."""
+    gr = cfg.get("graphite", {})
+
+    def text_of(patterns):
+        if a.text:
+            return a.text
+        texts = cfgmod.resolve_texts(ROOT, patterns[:1]) or cfgmod.resolve_texts(ROOT, gr.get("default_texts", [])[:1])
+        if not texts:
+            raise BadInput("no text to shape: no [graphite] default_texts in the configuration (use --text)")
+        return first_line(texts[0])
+
+    out = []
+    if a.paths:
+        for p in a.paths:
+            p = os.path.abspath(p)
+            if os.path.isdir(p):
+                files = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(p) for n in ns
+                               if n.lower().endswith((".ttf", ".otf")))
+            elif os.path.isfile(p):
+                files = [p]
+            else:
+                raise BadInput(f"{p}: no such font file or folder")
+            out += [(f, text_of([]), False) for f in files]
+        return out
+    wanted = cfgmod._font_filter([x.strip() for x in a.fonts.split(",")] if a.fonts else None)
+    seen = set()
+    for fs in gr.get("fonts", []):
+        for f in cfgmod.resolve_fontset(ROOT, fs):
+            if f in seen or (wanted and not wanted(fs.get("name", "?"), f)):
+                continue
+            seen.add(f)
+            out.append((f, text_of(fs.get("texts", [])), bool(fs.get("rtl", False))))
+    if not out:
+        raise BadInput("no Graphite font matches" + (f" --fonts {a.fonts}" if a.fonts else ""))
+    return out
+
+
+# --- the sweep ----------------------------------------------------------------
+
+def field_group(name):
+    """pass3.range[2].first -> pass.range[].first: one summary row per kind
+    of field."""
+    return re.sub(r"\[g?\d+\]", "[]", re.sub(r"^pass\d+", "pass", name))
+
+
+def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
+    name = os.path.basename(path)
+    try:
+        with open(path, "rb") as fh:
+            font = fh.read()
+        if get_table(font, "Silf") is None:
+            print(f"{name}: no Silf table (not a Graphite font), skipped", flush=True)
+            return
+        base = uncompressed(font)
+        if variant == "collisions":
+            base = switch_collisions_on(base)
+        silf = get_table(base, "Silf")
+        # A Silf table already swept pass by pass would repeat the same
+        # bytes: its first and last pass are enough.  The collision variant
+        # only adds load checks of the subtable header (its passes are the
+        # plain sweep's), so it rewrites those two as well.
+        every_pass = variant == "plain" and silf not in swept_silf
+        swept_silf.add(silf)
+        todo = spread(mutations(base, every_pass), a.limit)
+    except (struct.error, IndexError, KeyError) as e:
+        raise BadInput(f"{path}: cannot read its Graphite tables ({type(e).__name__}: {e})")
+    codepoints = [ord(c) for c in text]
+    label = name + (" +collisions" if variant == "collisions" else "")
+
+    def rewritten(offset, size, value):
+        def make():
+            m = bytearray(base)
+            m[offset:offset + size] = value.to_bytes(size, "big")
+            return m
+        return make
+
+    (unmodified,) = ask_all(probes[:1], [(base, codepoints, rtl)])
+    record = {"font": path, "variant": variant, "table": "", "field": "(unmodified)",
+              "offset": None, "size": 0, "original": None, "value": None}
+    if not agree(unmodified):
+        stats.disagree(record, unmodified)
+        out(record, unmodified)
+        print(f"{label}: the unmodified font already disagrees, not swept", flush=True)
+        return
+    # Both refusing the unmodified font is still worth sweeping: the
+    # mutations that undo the reason (a flag, a version) must make both
+    # accept it again.  Most collision variants are such fonts (collision
+    # flags need Glat v3 octaboxes).
+    refused = "" if unmodified["graphite2"]["face"] else "; both engines refuse the unmodified font"
+    t0 = time.monotonic()
+    answers = ask_all(probes, [(rewritten(off, size, v), codepoints, rtl) for _, off, size, _, _, v in todo])
+    before = stats.disagreements
+    directory = table_directory(base)
+    for (table, off, size, field, original, value), answer in zip(todo, answers):
+        rec = {"font": path, "variant": variant, "table": table, "field": field,
+               "offset": off - directory[table][1], "size": size,
+               "original": original, "value": value}
+        stats.count(rec, answer)
+        out(rec, answer)
+    print(f"{label}: {len(todo)} mutations, {stats.disagreements - before} disagreements "
+          f"({time.monotonic() - t0:.1f} s{refused})", flush=True)
+
+
+class Stats:
+    def __init__(self):
+        self.by_field = defaultdict(lambda: [0, 0])        # (table, group) -> [agree, disagree]
+        self.by_variant = defaultdict(lambda: [0, 0])      # variant -> [mutations, fonts]
+        self.patterns = defaultdict(list)                  # what disagreed -> records
+        self.disagreements = 0
+        self.fonts = defaultdict(set)
+
+    def count(self, rec, answer):
+        ok = agree(answer)
+        self.by_field[(rec["table"], field_group(rec["field"]))][0 if ok else 1] += 1
+        self.by_variant[rec["variant"]][0] += 1
+        self.fonts[rec["variant"]].add(rec["font"])
+        if not ok:
+            self.disagree(rec, answer)
+
+    def disagree(self, rec, answer):
+        self.disagreements += 1
+        if answer["type"] == "crash":
+            key = (field_group(rec["field"]), f"an engine crashed (status {answer['status']})", "")
+        else:
+            g, f = answer["graphite2"], answer["fontvm"]
+            # without the byte offset, so that fonts group by the check that failed
+            error = re.sub(r"@0x[0-9a-f]+", "", f["error"] or g["error"] or "", flags=re.I)[:70]
+            key = (field_group(rec["field"]),
+                   f"graphite2 {verdict_text(g)}, fontvm {verdict_text(f)}", error)
+        self.patterns[key].append(rec)
+
+    def report(self, seconds):
+        print()
+        print(f"{'table':5} {'field':40} {'mutations':>9} {'agree':>9} {'disagree':>9}")
+        for (table, group), (ok, bad) in sorted(self.by_field.items()):
+            print(f"{table:5} {group:40} {ok + bad:9d} {ok:9d} {bad:9d}")
+        if self.patterns:
+            print("\ndisagreements (field, verdicts, fontvm's or graphite2's error, count, first font):")
+            for (group, verdicts, error), recs in sorted(self.patterns.items(), key=lambda kv: -len(kv[1])):
+                r = recs[0]
+                print(f"  {group}: {verdicts}: {error!r}: {len(recs)}, e.g. {os.path.basename(r['font'])} "
+                      f"{r['field']} {r['original']} -> {r['value']}")
+        parts = [f"{n:,} single-field mutations of {len(self.fonts[v])} font{'s' * (len(self.fonts[v]) != 1)}"
+                 + (" with collisions on" if v == "collisions" else "")
+                 for v, (n, _) in self.by_variant.items()]
+        print(f"\nheader sweep: {' + '.join(parts) or 'nothing swept'}: "
+              f"{self.disagreements:,} disagreements; {seconds:.0f} s")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="*", metavar="FONT-OR-FOLDER",
+                    help="fonts to sweep instead of the configured Graphite font sets")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "release"),
+                    help=f"the build folder holding {PROBE} (default: build/release)")
+    ap.add_argument("--config", default=os.path.join(ROOT, "conformance", "conform.toml"))
+    ap.add_argument("--fonts", help="only these configured font sets or files (comma-separated)")
+    ap.add_argument("--text", help="the sample text to shape, for every font")
+    ap.add_argument("--collisions", action="store_true",
+                    help="also sweep every font with collision avoidance switched on")
+    ap.add_argument("--limit", type=int, default=0, metavar="N",
+                    help="at most N mutations per font and variant, evenly spread (default: all)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="probe processes (default: nproc)")
+    ap.add_argument("--out", metavar="FILE.jsonl", help="write every verdict to this file")
+    a = ap.parse_args(argv)
+    try:
+        if a.limit < 0 or a.workers < 1:
+            raise BadInput("--limit must be >= 0 and --workers >= 1")
+        exe = os.path.join(a.bin, PROBE)
+        if not os.access(exe, os.X_OK):
+            raise BadInput(f"{exe} not found (build the release preset, or give --bin)")
+        fonts = select_fonts(a, cfgmod.load(a.config))
+        out_file = open(a.out, "w") if a.out else None
+    except (BadInput, cfgmod.ConfigError, OSError) as e:
+        print(f"header_sweep: {e}", file=sys.stderr)
+        return 2
+
+    def out(rec, answer):
+        if out_file:
+            row = dict(rec)
+            row.update({k: answer[k] for k in answer if k != "type"})
+            row["agree"] = agree(answer)
+            out_file.write(json.dumps(row) + "\n")
+
+    stats = Stats()
+    probes = [Probe(exe) for _ in range(a.workers)]
+    t0 = time.monotonic()
+    try:
+        for variant in ["plain", "collisions"] if a.collisions else ["plain"]:
+            swept_silf = set()
+            for path, text, rtl in fonts:
+                sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats)
+    except (BadInput, RuntimeError) as e:   # RuntimeError: the probe rejected a record
+        print(f"header_sweep: {e}", file=sys.stderr)
+        return 2
+    finally:
+        for p in probes:
+            p.close()
+        if out_file:
+            out_file.close()
+    stats.report(time.monotonic() - t0)
+    if not stats.by_variant and not stats.disagreements:
+        print("header_sweep: none of the fonts is a Graphite font", file=sys.stderr)
+        return 2
+    return 1 if stats.disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
