@@ -30,6 +30,8 @@
 #include "test_support.h"
 
 #define PADAUK_318 "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf"
+#define TAGMUKAY "/usr/share/fonts/truetype/tagmukay/Tagmukay-Regular.ttf"
+#define DAI_BANNA "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf"
 
 typedef struct font {
     uint8_t *d;
@@ -345,6 +347,70 @@ static void test_range_ending_at_ffff(void **state)
     free(base.d);
 }
 
+/* A glyph may carry at most numAttribs non-zero values (found by the header
+ * sweep once Tagmukay joined the corpus).  Tagmukay 1.0's Glat is v1 with
+ * 36 attributes; glyph 333 holds 26 non-zero values in five runs, the last
+ * (24, 12) numbering them up to 35. */
+static void test_glyph_values_within_numattribs(void **state)
+{
+    (void)state;
+    font base = load(TAGMUKAY);
+    size_t gloc = table(&base, "Gloc"), glat = table(&base, "Glat");
+    assert_int_equal(be16(base.d + gloc + 4) & 1, 0);   /* short offsets */
+    assert_int_equal(be16(base.d + gloc + 6), 36);
+    size_t run = glat + be16(base.d + gloc + 8 + 2 * 333);
+    for (int r = 0; r < 4; r++)                          /* skip to the (24, 12) run */
+        run += 2 + 2u * base.d[run + 1];
+    assert_int_equal(base.d[run], 24);
+    assert_int_equal(base.d[run + 1], 12);
+    for (uint32_t na = 24; na <= 27; na++) {
+        font f = copy(&base);
+        put16(f.d + gloc + 6, na);
+        char what[96];
+        snprintf(what, sizeof what, "Tagmukay numAttribs %u (glyph 333: 26 values)", (unsigned)na);
+        expect(f, what, na >= 26, "more non-zero attribute values than numAttribs");
+    }
+    /* zero values do not count: three of the run's values zeroed */
+    for (uint32_t na = 22; na <= 23; na++) {
+        font f = copy(&base);
+        put16(f.d + gloc + 6, na);
+        for (int k = 9; k < 12; k++)
+            put16(f.d + run + 2 + 2 * k, 0);
+        char what[96];
+        snprintf(what, sizeof what, "Tagmukay numAttribs %u (glyph 333: 23 values)", (unsigned)na);
+        expect(f, what, na >= 23, "more non-zero attribute values than numAttribs");
+    }
+    free(base.d);
+}
+
+/* attCollisions must leave its 5 collision attributes inside numAttribs,
+ * a bound graphite2 takes without sign: with fewer than 5 attributes any
+ * value passes.  Dai Banna (Silf 3.0) has 3; Tagmukay (Silf 2.0) 36. */
+static void test_att_collisions_bound(void **state)
+{
+    (void)state;
+    static const uint8_t few[] = {1, 3, 255};
+    font dai = load(DAI_BANNA);
+    assert_int_equal(be16(dai.d + table(&dai, "Gloc") + 6), 3);
+    for (size_t i = 0; i < sizeof few; i++) {
+        font f = copy(&dai);
+        f.d[silf(&f).att_coll] = few[i];
+        char what[96];
+        snprintf(what, sizeof what, "Dai Banna (3 attributes) attCollisions %u", few[i]);
+        expect(f, what, 1, "");
+    }
+    free(dai.d);
+    font tag = load(TAGMUKAY);
+    for (uint32_t v = 30; v <= 32; v++) {
+        font f = copy(&tag);
+        f.d[silf(&f).att_coll] = (uint8_t)v;
+        char what[96];
+        snprintf(what, sizeof what, "Tagmukay (36 attributes) attCollisions %u", (unsigned)v);
+        expect(f, what, v <= 30, "subtable header out of range");
+    }
+    free(tag.d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +420,8 @@ int main(void)
         cmocka_unit_test(test_gloc_covers_maxp),
         cmocka_unit_test(test_rules_without_code),
         cmocka_unit_test(test_range_ending_at_ffff),
+        cmocka_unit_test(test_glyph_values_within_numattribs),
+        cmocka_unit_test(test_att_collisions_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,12 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         uint64_t w = version < 0x00020000 ? 1 : 2;
         uint64_t re = p, v = p + 2 * w, n = 0;
         int64_t last_key = -1;
+        /* COMPAT(graphite2): a glyph may carry at most numAttribs non-zero
+         * values, wherever their numbers lie; one more fails the face.
+         * Measured on Tagmukay (Glat 1.0, numAttribs 36; glyph 333 holds 26
+         * values, numbered up to 35): numAttribs 26 loads, 25 does not;
+         * with three of those values zeroed 23 loads and 22 does not. */
+        uint32_t nonzero = 0;
         while (ent.len >= 1 && v < ent.len - 1) {
             uint32_t key, run;
             if (w == 1) {
@@ -275,6 +281,8 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             if (val != 0) {
                 if ((int64_t)key <= last_key)
                     GLAT_FAIL(SFNT_TAG_Glat, a + v, "attribute numbers not increasing");
+                if (++nonzero > nattrs)
+                    GLAT_FAIL(SFNT_TAG_Glat, a + v, "more non-zero attribute values than numAttribs");
                 last_key = key;
                 if (key < nattrs)
                     dst[key] = val;

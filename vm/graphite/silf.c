@@ -619,10 +619,14 @@ static fv_status load_subtable(fv_gr_face *face, grv_silf *s, fv_span table, uin
     uint64_t opass_pos = c.pos;
     uint32_t passes_start;
     RD(fv_rd_u32(s->data, opass_pos, &passes_start), off0 + c.pos, "pass offsets");
-    /* graphite2's subtable sanity checks, in its order. */
+    /* graphite2's subtable sanity checks, in its order.  COMPAT(graphite2):
+     * attCollisions must leave its five collision attributes inside
+     * numAttribs, a bound taken without sign: with fewer than 5 attributes
+     * any attCollisions passes (measured on Dai Banna, 3 attributes:
+     * attCollisions 1 and 255 load; Akatab, 38: 32 loads, 33 does not). */
     uint32_t nattrs = face->num_attrs;
     if (s->attr_pseudo >= nattrs || s->attr_break >= nattrs || s->attr_dir >= nattrs ||
-        s->attr_mirror >= nattrs || (s->attr_collisions && (int)s->attr_collisions >= (int)nattrs - 5) ||
+        s->attr_mirror >= nattrs || (s->attr_collisions && nattrs >= 5 && s->attr_collisions >= nattrs - 5) ||
         s->num_passes > GRV_MAX_PASSES || passes_start >= s->data.len ||
         s->i_pos < s->i_subst || s->i_pos > s->num_passes || s->i_subst > s->num_passes ||
         s->i_just < s->i_pos || s->i_just > s->num_passes ||
