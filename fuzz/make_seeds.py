@@ -538,6 +538,23 @@ def generate():
             S.add("gr_font", "gr-awami-%s" % name,
                   data + units + struct.pack(">HBBBBBB", 0, len(word), 1, 0, 0, 0, 0),
                   cap=GR_FONT_MAX_INPUT)
+    # Pass-skipping behaviour the corpus found (KNOWN_DIFFERENCES.md KD-8,
+    # KD-9): Akatab's reverse-direction pass that the skip-passes bits switch
+    # off for ASCII, and Harmattan's collision kerning pass that every glyph
+    # marks skippable (835 KB, above the usual cap).
+    for path, name, text, rtl in (
+            ("/usr/share/fonts/truetype/akatab/Akatab-Regular.ttf", "akatab-ascii", " !\"#", 0),
+            ("/usr/share/fonts/truetype/akatab/Akatab-Regular.ttf", "akatab-tifinagh",
+             "\u2d5c\u2d30\u2d4e\u2d30\u2d63\u2d49\u2d56\u2d5c", 1),
+            ("/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf", "harmattan-kern",
+             "\u062d\u062e\u062f\u0630\u0631\u0632\u0633\u0634", 1)):
+        if os.path.isfile(path):
+            with open(path, "rb") as fh:
+                data = fh.read()
+            units = b"".join(struct.pack(">H", ord(c)) for c in text)
+            S.add("gr_font", "gr-" + name,
+                  data + units + struct.pack(">HBBBBBB", 0, len(text), rtl, 0, 0, 0, 0),
+                  cap=GR_FONT_MAX_INPUT)
     for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
         S.add("gr_code", "hand-" + name, c + a + gr_code_trailer(c, 2))
         S.add("gr_code", "hand-%s-pos" % name, c + a + gr_code_trailer(c, 3, sort=2, pre=1, flags=0x70))
