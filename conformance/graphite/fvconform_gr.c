@@ -23,6 +23,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
+#include "jsonl.h"
 
 /* Longest line shaped, in code points (the UDHR lines are < 2000). */
 #define MAX_LINE_CHARS 65536
@@ -63,13 +64,7 @@ static double now(void)
 
 static void emit(json_t *o)
 {
-    char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-    if (s) {
-        fputs(s, stdout);
-        fputc('\n', stdout);
-        free(s);
-    }
-    json_decref(o);
+    fvc_emit_record(o, JSON_ENSURE_ASCII);
 }
 
 static void emit_error(const char *msg)

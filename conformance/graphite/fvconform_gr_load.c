@@ -24,6 +24,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
+#include "jsonl.h"
 
 /* Bounds on one record, so that a corrupt length fails with a message
  * instead of a huge allocation: larger than any real font or sample text. */
@@ -33,13 +34,7 @@
 
 static void emit(json_t *o)
 {
-    char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-    if (s) {
-        fputs(s, stdout);
-        fputc('\n', stdout);
-        free(s);
-    }
-    json_decref(o);
+    fvc_emit_record(o, JSON_ENSURE_ASCII);
     /* The driver waits for each answer before sending the next font. */
     fflush(stdout);
 }

@@ -132,6 +132,14 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out);
 
 /* ---- fontvm ---- */
 int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out);
+/* `req` shaped by graphite2 and by fontvm: 0 with both runs filled (the
+ * caller frees both), -1 when either engine could not be asked (nothing
+ * to free).  A failed segment is a filled run with ok = 0. */
+int grc_shape_both(grc_gr2 *g, fv_gr_face *face, const grc_request *req, grc_run *ref,
+                   grc_run *fv);
+/* 1 when both runs succeeded with the same glyphs at the same origins
+ * (within 1/64 unit, the runner's tolerance). */
+int grc_same_positions(const grc_run *ref, const grc_run *fv);
 
 /* ---- comparison ---- */
 typedef enum grc_status {

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "tt_compare.h"
+#include "jsonl.h"
 
 #define MAX_SIZES 128
 #define DEFAULT_DETAIL_LIMIT 20
@@ -48,13 +49,7 @@ static double now_s(void)
 
 static void emit(json_t *obj)
 {
-    char *s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (s) {
-        fputs(s, stdout);
-        fputc('\n', stdout);
-        free(s);
-    }
-    json_decref(obj);
+    fvc_emit_record(obj, JSON_PRESERVE_ORDER);
 }
 
 static void emit_error(const char *message)

@@ -86,13 +86,7 @@ static int shape_both(fixture *fx, const uint32_t *text, size_t n, const char *f
     if (features[0] && grc_parse_features(features, &feats, msg, sizeof msg) != 0)
         return -1;
     grc_request req = {text, n, &feats, dir};
-    if (grc_gr2_shape(fx->g, &req, ref) != 0)
-        return -1;
-    if (grc_fv_shape(fx->face, &req, fv) != 0) {
-        grc_run_free(ref);
-        return -1;
-    }
-    return 0;
+    return grc_shape_both(fx->g, fx->face, &req, ref, fv);
 }
 
 /* 1 when both engines give the same slots (gid, origin within 1/64). */
@@ -102,11 +96,7 @@ static int same_as_graphite2_dir(fixture *fx, const uint32_t *text, size_t n,
     grc_run ref, fv;
     if (shape_both(fx, text, n, features, dir, &ref, &fv) != 0)
         return 0;
-    int same = ref.ok && fv.ok && ref.num_glyphs == fv.num_glyphs;
-    for (size_t i = 0; same && i < ref.num_glyphs; i++)
-        same = ref.glyphs[i].gid == fv.glyphs[i].gid &&
-               fabs(ref.glyphs[i].x - fv.glyphs[i].x) <= 1.0 / 64 &&
-               fabs(ref.glyphs[i].y - fv.glyphs[i].y) <= 1.0 / 64;
+    int same = grc_same_positions(&ref, &fv);
     grc_run_free(&ref);
     grc_run_free(&fv);
     return same;
@@ -347,23 +337,6 @@ static void test_zero_rule_pass_needs_shifts(void **state)
     }
 }
 
-static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && n < max) {
-        uint32_t c = *p;
-        int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-        if (extra)
-            c &= (uint32_t)(0x3f >> extra);
-        p++;
-        for (int k = 0; k < extra && (*p & 0xc0) == 0x80; k++, p++)
-            c = (c << 6) | (*p & 0x3fu);
-        out[n++] = c;
-    }
-    return n;
-}
-
 static int count_lines(fixture *fx, const char *file, const char *features, int dir, int *words)
 {
     char line[4096];
@@ -373,7 +346,7 @@ static int count_lines(fixture *fx, const char *file, const char *features, int 
     *words = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        size_t n = utf8_decode(line, text, 1024);
+        size_t n = grc_utf8_decode(line, strlen(line), text, 1024);
         if (!n)
             continue;
         (*words)++;
@@ -419,7 +392,7 @@ static void test_char_table_after_reversed_pass(void **state)
     int words = 0, same = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        size_t n = utf8_decode(line, text, 1024);
+        size_t n = grc_utf8_decode(line, strlen(line), text, 1024);
         if (!n)
             continue;
         words++;

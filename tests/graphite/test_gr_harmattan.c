@@ -83,24 +83,7 @@ static int shape_both(engines *e, const uint32_t *text, size_t n, int dir, grc_r
     grc_features feats;
     memset(&feats, 0, sizeof feats);
     grc_request req = {text, n, &feats, dir};
-    if (grc_gr2_shape(e->g, &req, ref) != 0)
-        return -1;
-    if (grc_fv_shape(e->face, &req, fv) != 0) {
-        grc_run_free(ref);
-        return -1;
-    }
-    return 0;
-}
-
-/* 1 when both engines give the same glyphs at the same origins (1/64). */
-static int same_positions(const grc_run *ref, const grc_run *fv)
-{
-    int same = ref->ok && fv->ok && ref->num_glyphs == fv->num_glyphs;
-    for (size_t i = 0; same && i < ref->num_glyphs; i++)
-        same = ref->glyphs[i].gid == fv->glyphs[i].gid &&
-               fabs(ref->glyphs[i].x - fv->glyphs[i].x) <= 1.0 / 64 &&
-               fabs(ref->glyphs[i].y - fv->glyphs[i].y) <= 1.0 / 64;
-    return same;
+    return grc_shape_both(e->g, e->face, &req, ref, fv);
 }
 
 static const uint32_t hah_to_sheen[] = {0x62d, 0x62e, 0x62f, 0x630, 0x631, 0x632, 0x633, 0x634};
@@ -116,7 +99,7 @@ static void check_hah_to_sheen(engines *e, int dir, const double *want)
                       ref.glyphs[i].gid, ref.glyphs[i].x, fv.glyphs[i].x);
         assert_true(fabs(ref.glyphs[i].x - want[i]) < 0.01);
     }
-    assert_true(same_positions(&ref, &fv));
+    assert_true(grc_same_positions(&ref, &fv));
     grc_run_free(&ref);
     grc_run_free(&fv);
 }
@@ -261,29 +244,12 @@ static void test_collision_passes_ignore_skip_bits(void **state)
         print_message("pass 6 flags 0x%02x: reh at %.2f in graphite2, %.2f in fontvm\n",
                       cases[i].flags, ref.glyphs[4].x, fv.glyphs[4].x);
         assert_int_equal(ref.glyphs[4].x < 3600, cases[i].runs);
-        assert_true(same_positions(&ref, &fv));
+        assert_true(grc_same_positions(&ref, &fv));
         grc_run_free(&ref);
         grc_run_free(&fv);
         engines_close(&e);
     }
     engines_close(&orig);
-}
-
-static size_t utf8_decode(const char *s, uint32_t *out, size_t max)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && n < max) {
-        uint32_t c = *p;
-        int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-        if (extra)
-            c &= (uint32_t)(0x3f >> extra);
-        p++;
-        for (int k = 0; k < extra && (*p & 0xc0) == 0x80; k++, p++)
-            c = (c << 6) | (*p & 0x3fu);
-        out[n++] = c;
-    }
-    return n;
 }
 
 /* Lines of `file` shaped in direction `dir`: *lines counted, *positions
@@ -298,14 +264,14 @@ static void count_lines(engines *e, const char *file, int dir, int *lines, int *
     *lines = *positions = *records = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        size_t n = utf8_decode(line, text, 1024);
+        size_t n = grc_utf8_decode(line, strlen(line), text, 1024);
         if (!n)
             continue;
         (*lines)++;
         grc_run ref, fv;
         if (shape_both(e, text, n, dir, &ref, &fv) != 0)
             continue;
-        *positions += same_positions(&ref, &fv);
+        *positions += grc_same_positions(&ref, &fv);
         *records += grc_compare_gr(&ref, &fv).status == GRC_IDENTICAL;
         grc_run_free(&ref);
         grc_run_free(&fv);
