@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the generated corpus texts for scripts the corpus has no natural
-text for (Tifinagh, Lepcha, Tai Viet, New Tai Lue): every assigned character
+text for (Tifinagh, Lepcha, Tai Viet, New Tai Lue), and every Arabic letter
+in every joining form (arabic_forms.txt): every assigned character
 of the script's Unicode block, each base letter with the block's combining
-marks, bigrams through the block's joiner where it has one, and seeded
+marks, every bigram through the block's joiner where it has one, and seeded
 pseudo-words.  Deterministic: the same Python (unicodedata) writes the same
 files, so a change shows in git.
 
@@ -50,11 +51,13 @@ def lines_for(first, last, joiner):
         for i, b in enumerate(letters[:60]):
             m1, m2 = marks[i % len(marks)], marks[(i * 7 + 3) % len(marks)]
             out.append(chr(b) + chr(m1) + chr(m2) + " " + chr(b) + chr(m2) + chr(m1))
-    # 3. consonant + joiner + consonant, each letter with five others
+    # 3. every consonant + joiner + consonant pair, ten to a line (the
+    #    Tuareg bi-consonant ligatures: Akatab's cv31-cv40 and Tagmukay's
+    #    ss01 act on single pairs only)
     if joiner is not None:
-        for i, a in enumerate(letters):
-            out.append(" ".join(chr(a) + chr(joiner) + chr(letters[(i + k * 7 + 1) % len(letters)])
-                                for k in range(5)))
+        pairs = [chr(a) + chr(joiner) + chr(b) for a in letters for b in letters]
+        for i in range(0, len(pairs), 10):
+            out.append(" ".join(pairs[i:i + 10]))
     # 4. pseudo-words of 2-7 letters, a mark after some letters
     rnd = random.Random(first)
     for _ in range(120):
@@ -70,6 +73,25 @@ def lines_for(first, last, joiner):
     return out
 
 
+# Arabic letters in every joining form: each letter of Arabic (U+0620-U+064A,
+# U+066E-U+06D3), Arabic Supplement and Arabic Extended-A alone, between two
+# behs, after and before one, after lam and before alef (fonts' character
+# variants often change one form only; Harmattan's cv20 needs sad in them).
+ARABIC_RANGES = ((0x0620, 0x064A), (0x066E, 0x06D3), (0x0750, 0x077F), (0x08A0, 0x08C9))
+
+
+def arabic_forms():
+    beh, lam, alef, heh = "\u0628", "\u0644", "\u0627", "\u0647"
+    out = []
+    for first, last in ARABIC_RANGES:
+        for cp in assigned(first, last):
+            if not unicodedata.category(chr(cp)).startswith("L"):
+                continue
+            x = chr(cp)
+            out.append(f"{x} {beh}{x}{beh} {beh}{x} {x}{beh} {lam}{x} {x}{alef} {heh}{x}{heh}")
+    return out
+
+
 def main(argv):
     out_dir = argv[0] if argv else os.path.dirname(os.path.abspath(__file__))
     for name, (first, last, joiner) in BLOCKS.items():
@@ -79,6 +101,11 @@ def main(argv):
             f.write("\n".join(lines) + "\n")
         print(f"{path}: {len(lines)} lines (U+{first:04X}..U+{last:04X}, "
               f"Unicode {unicodedata.unidata_version})")
+    lines = arabic_forms()
+    path = os.path.join(out_dir, "arabic_forms.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{path}: {len(lines)} lines (Arabic letters in every joining form)")
     return 0
 
 
