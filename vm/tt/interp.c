@@ -32,8 +32,8 @@ fv_status tt_fail(tt_ctx *c, fv_status kind, int64_t index)
         c->err->program = program_of_range(c->insn_range);
         c->err->glyph = c->glyph;
         c->err->pc = c->insn_pc;
-        c->err->opcode = c->insn_op;
-        tt_format_mnemonic(c->insn_op, c->err->opname, sizeof c->err->opname);
+        c->err->opcode = c->opcode;
+        tt_format_mnemonic(c->opcode, c->err->opname, sizeof c->err->opname);
         c->err->index = index;
     }
     return kind;
@@ -189,18 +189,31 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
     fv_tt_exec *ex = c->ex;
     uint64_t *counts = ex->counts;
     long ins_counter = 0;
-    /* Invariant at the top: 0 <= c->ip < c->code.len. */
-    while ((uint64_t)c->ip < c->code.len) {
+    /* A negative ip is a huge unsigned one. */
+    if ((uint64_t)c->ip >= c->code.len)
+        return FV_OK;
+    /* Invariant at the top: 0 <= c->ip < c->code.len (checked above, then
+     * at the bottom of each iteration). */
+    for (;;) {
         const uint8_t *code = c->code.data;
         uint32_t pc = (uint32_t)c->ip;
         uint8_t op = code[pc];
         c->insn_pc = pc;
         c->insn_range = c->cur_range;
+        /* c->opcode is the running instruction's until the next one:
+         * handlers read their flags from it and tt_fail reports it. */
         c->opcode = op;
-        c->insn_op = op;
-        uint32_t length = tt_insn_length(code, c->code.len, pc);
-        if (FV_UNLIKELY(length == 0))
-            return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
+        /* Most instructions are one byte, which pc < len already covers;
+         * only those with inline data need tt_insn_length's check. */
+        uint32_t length = 1;
+        if (FV_UNLIKELY(tt_inline_bytes[op] != 0)) {
+            length = tt_insn_length(code, c->code.len, pc);
+            if (FV_UNLIKELY(length == 0))
+                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
+        }
+        /* The loop advances ip by c->length after the instruction; jumps,
+         * calls and returns set it to 0 (they have set ip themselves), IF
+         * and ELSE skipping to the length of the ELSE or EIF it stops on. */
         c->length = length;
         uint16_t effect = tt_stack_effects[op];
         uint32_t pops = tt_pops_of(effect), top = c->top, first_arg;
@@ -229,7 +242,6 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
         c->args = first_arg;
         c->new_top = new_top;
-        c->step_ins = 1;
         int range_before = c->cur_range;
         if (tracing)
             trace_snapshot(c);
@@ -267,14 +279,12 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         if (FV_UNLIKELY(st != FV_OK))
             return st;
         c->top = c->new_top;
-        if (c->step_ins)
-            c->ip += c->length;
+        c->ip += c->length;
         counts[op]++;
         if (tracing)
             trace_emit(c, pc, op, range_before, top);
         if (FV_UNLIKELY(++ins_counter > TT_MAX_RUNNABLE_OPCODES))
             return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
-        /* A negative ip is a huge unsigned one. */
         if (FV_UNLIKELY((uint64_t)c->ip >= c->code.len)) {
             if (c->call_top > 0)
                 return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);

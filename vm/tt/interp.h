@@ -186,8 +186,7 @@ typedef struct tt_ctx {
     fv_span code;
     int64_t ip;
     uint8_t opcode;
-    uint32_t length;
-    int step_ins;
+    uint32_t length;          /* what the loop adds to ip after the instruction */
     int64_t *stack;
     uint32_t stack_size;
     uint32_t top, args, new_top;
@@ -201,7 +200,6 @@ typedef struct tt_ctx {
     uint64_t neg_jump_counter, neg_jump_max;
 
     uint32_t insn_pc;         /* pc of the executing instruction (errors) */
-    uint8_t insn_op;
     int insn_range;
     fv_error *err;
     /* Last, so that tt_ctx_init can leave it uninitialised: only
