@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <lz4.h>
 
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
@@ -221,122 +220,6 @@ static void test_kerned_neighbours_left_out(void **state)
     assert_true(same_as_graphite2(fx, izzat, 3));
 }
 
-/* Big-endian reads of the test's own font copy (offsets checked by the
- * caller against the buffer). */
-static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A copy of the font whose Silf table is stored uncompressed at the end
- * (the directory entry repointed), with pass `pass`'s flags byte set to
- * `flags`.  Returns the copy (caller frees) or NULL. */
-static unsigned char *awami_with_pass_flags(const fixture *fx, unsigned pass, uint8_t flags,
-                                            size_t *out_size)
-{
-    const unsigned char *f = fx->font;
-    if (fx->size < 12)
-        return NULL;
-    uint32_t ntab = be16(f + 4);
-    for (uint32_t t = 0; t < ntab && 12 + 16 * (t + 1) <= fx->size; t++) {
-        const unsigned char *rec = f + 12 + 16 * t;
-        if (memcmp(rec, "Silf", 4) != 0)
-            continue;
-        uint32_t off = be32(rec + 8), len = be32(rec + 12);
-        if (off > fx->size || len > fx->size - off || len < 16)
-            return NULL;
-        uint32_t usize = be32(f + off + 4) & 0x07ffffffu; /* LZ4: the whole table's size */
-        if ((be32(f + off + 4) >> 27) != 1 || usize < 16)
-            return NULL;
-        size_t base = (fx->size + 3) & ~(size_t)3;
-        unsigned char *out = calloc(1, base + usize);
-        if (!out)
-            return NULL;
-        memcpy(out, f, fx->size);
-        unsigned char *silf = out + base;
-        if (LZ4_decompress_safe((const char *)f + off + 8, (char *)silf, (int)(len - 8),
-                                (int)usize) != (int)usize) {
-            free(out);
-            return NULL;
-        }
-        memset(silf + 4, 0, 4); /* compression scheme 0: stored as is */
-        /* Silf v5: the first subtable; its passOffset (+4) locates the pass
-         * offsets, numPasses is at +14. */
-        uint32_t sub = be32(silf + 12);
-        if (sub > usize - 16 || pass >= silf[sub + 14]) {
-            free(out);
-            return NULL;
-        }
-        uint32_t po = sub + be16(silf + sub + 4) + 4 * pass;
-        if (po > usize - 4 || sub + be32(silf + po) >= usize) {
-            free(out);
-            return NULL;
-        }
-        silf[sub + be32(silf + po)] = flags;
-        unsigned char *dir = out + 12 + 16 * t;
-        memset(dir + 4, 0, 4); /* checksum: neither engine reads it */
-        dir[8] = (unsigned char)(base >> 24); dir[9] = (unsigned char)(base >> 16);
-        dir[10] = (unsigned char)(base >> 8); dir[11] = (unsigned char)base;
-        dir[12] = (unsigned char)(usize >> 24); dir[13] = (unsigned char)(usize >> 16);
-        dir[14] = (unsigned char)(usize >> 8); dir[15] = (unsigned char)usize;
-        *out_size = base + usize;
-        return out;
-    }
-    return NULL;
-}
-
-/* 1 when the engine accepts the font's Graphite tables. */
-static int graphite2_accepts(const unsigned char *font, size_t size)
-{
-    char msg[256];
-    grc_gr2 *g = grc_gr2_open(font, size, msg, sizeof msg);
-    grc_gr2_close(g);
-    return g != NULL;
-}
-
-static int fontvm_accepts(const unsigned char *font, size_t size, char *why, size_t why_size)
-{
-    fv_font *f = NULL;
-    fv_gr_face *face = NULL;
-    fv_error err;
-    int ok = fv_font_open_memory(font, size, 0, NULL, &f, &err) == FV_OK &&
-             fv_gr_face_new(f, &face, &err) == FV_OK;
-    if (!ok)
-        snprintf(why, why_size, "%s", err.detail);
-    fv_gr_face_free(face);
-    fv_font_close(f);
-    return ok;
-}
-
-/* A pass without rules is valid only with collision shifts (flags bits
- * 0-2): graphite2 refuses the font otherwise, even with the kerning or
- * direction bits set.  Awami's pass 10 (0 rules, flags 0x05) with its flags
- * rewritten; fontvm must decide as graphite2 does, for the same reason. */
-static void test_zero_rule_pass_needs_shifts(void **state)
-{
-    fixture *fx = *state;
-    static const struct { uint8_t flags; int accepted; } cases[] = {
-        {0x05, 1}, {0x01, 1}, {0x02, 1}, {0x21, 1},
-        {0x00, 0}, {0x08, 0}, {0x10, 0}, {0x18, 0}, {0x20, 0},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t size = 0;
-        char why[256] = "";
-        unsigned char *font = awami_with_pass_flags(fx, 10, cases[i].flags, &size);
-        assert_non_null(font);
-        int g = graphite2_accepts(font, size);
-        int v = fontvm_accepts(font, size, why, sizeof why);
-        print_message("pass 10 flags 0x%02x: graphite2 %s, fontvm %s %s\n", cases[i].flags,
-                      g ? "accepts" : "refuses", v ? "accepts" : "refuses", why);
-        assert_int_equal(g, cases[i].accepted);
-        assert_int_equal(v, cases[i].accepted);
-        if (!v)
-            assert_non_null(strstr(why, "no rules and no collision shifts"));
-        free(font);
-    }
-}
-
 static int count_lines(fixture *fx, const char *file, const char *features, int dir, int *words)
 {
     char line[4096];
@@ -516,7 +399,6 @@ int main(void)
         cmocka_unit_test(test_shift_and_kern),
         cmocka_unit_test(test_kern_digit_pairs),
         cmocka_unit_test(test_kerned_neighbours_left_out),
-        cmocka_unit_test(test_zero_rule_pass_needs_shifts),
         cmocka_unit_test(test_words_against_graphite2),
         cmocka_unit_test(test_corpus_lines),
         cmocka_unit_test(test_char_table_after_reversed_pass),

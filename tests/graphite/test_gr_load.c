@@ -13,6 +13,7 @@
  * - Gloc listing fewer glyphs than maxp fails the face;
  * - collision flags on a pass need Glat octaboxes (version >= 3.0, signed);
  * - a pass whose rules have no code at all fails;
+ * - a pass without rules must have collision shift rounds;
  * - a pass's last glyph range may not end at glyph 0xFFFF. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <lz4.h>
 
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
@@ -32,6 +34,7 @@
 #define PADAUK_318 "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf"
 #define TAGMUKAY "/usr/share/fonts/truetype/tagmukay/Tagmukay-Regular.ttf"
 #define DAI_BANNA "/usr/share/fonts/truetype/dai-banna/DBSILBR.ttf"
+#define AWAMI "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf"
 
 typedef struct font {
     uint8_t *d;
@@ -411,6 +414,55 @@ static void test_att_collisions_bound(void **state)
     free(tag.d);
 }
 
+/* f with its LZ4-compressed Silf decompressed and stored, uncompressed, at
+ * the end of the file (the directory entry repointed), so that silf() can
+ * find its fields; frees f. */
+static font silf_uncompressed(font f)
+{
+    uint8_t *rec = record(&f, "Silf");
+    size_t off = be32(rec + 8), len = be32(rec + 12);
+    assert_true(off <= f.n && len <= f.n - off && len > 8);
+    assert_int_equal(be32(f.d + off + 4) >> 27, 1); /* scheme 1: LZ4 */
+    uint32_t usize = be32(f.d + off + 4) & 0x07ffffffu; /* the whole table */
+    size_t base = (f.n + 3) & ~(size_t)3;
+    font u = {calloc(1, base + usize), base + usize};
+    assert_non_null(u.d);
+    memcpy(u.d, f.d, f.n);
+    assert_int_equal(LZ4_decompress_safe((const char *)f.d + off + 8, (char *)u.d + base,
+                                         (int)(len - 8), (int)usize),
+                     (int)usize);
+    put32(u.d + base + 4, 0); /* compression scheme 0: stored as is */
+    rec = record(&u, "Silf");
+    put32(rec + 4, 0);        /* checksum: neither engine reads it */
+    put32(rec + 8, (uint32_t)base);
+    put32(rec + 12, usize);
+    free(f.d);
+    return u;
+}
+
+/* A pass without rules is valid only with collision shifts (flags bits
+ * 0-2): graphite2 refuses the font otherwise, even with the kerning or
+ * direction bits set.  Awami Nastaliq's pass 10 (0 rules, flags 0x05) with
+ * its flags rewritten. */
+static void test_zero_rule_pass_needs_shifts(void **state)
+{
+    (void)state;
+    static const struct { uint8_t flags; int accepted; } cases[] = {
+        {0x05, 1}, {0x01, 1}, {0x02, 1}, {0x21, 1},
+        {0x00, 0}, {0x08, 0}, {0x10, 0}, {0x18, 0}, {0x20, 0},
+    };
+    font base = silf_uncompressed(load(AWAMI));
+    assert_int_equal(base.d[silf(&base).pass[10]], 0x05);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        font f = copy(&base);
+        f.d[silf(&f).pass[10]] = cases[i].flags;
+        char what[96];
+        snprintf(what, sizeof what, "Awami pass 10 (no rules) flags 0x%02x", cases[i].flags);
+        expect(f, what, cases[i].accepted, "no rules and no collision shifts");
+    }
+    free(base.d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_range_ending_at_ffff),
         cmocka_unit_test(test_glyph_values_within_numattribs),
         cmocka_unit_test(test_att_collisions_bound),
+        cmocka_unit_test(test_zero_rule_pass_needs_shifts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
