@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every Graphite font of the corpus shaped with every corpus text in BOTH
+"""Every Graphite font of the default corpus (the font sets of
+conformance/conform.toml) shaped with every corpus text in BOTH
 directions, against graphite2 and against HarfBuzz's graphite2 shaper: the
 default corpus shapes each font in its
 script's direction only, and the segments that run against a font's
@@ -17,8 +18,6 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-FAMILIES = ["padauk", "abyssinica", "annapurna", "scheherazade", "awami", "harmattan", "akatab",
-            "tagmukay", "mingzat", "taiheritagepro", "dai-banna"]
 
 
 def run(tool, font, text, rtl):
@@ -44,10 +43,11 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     tool, shared, src = argv
-    fonts = []
-    for fam in FAMILIES:
-        fonts += sorted(glob.glob(f"/usr/share/fonts/truetype/{fam}/*.ttf"))
-    fonts += sorted(glob.glob(os.path.join(shared, "peer", "graphite2", "fonts", "*.ttf")))
+    # the corpus's Graphite fonts, as scripts/conform reads them
+    sys.path.insert(0, os.path.join(src, "conformance", "report"))
+    import config as cfgmod
+    cfg = cfgmod.load(os.path.join(src, "conformance", "conform.toml"))
+    fonts = sorted({j.font for j in cfgmod.build_jobs(cfg, src, engines=("gr",))})
     texts = sorted(glob.glob(os.path.join(src, "corpus", "texts", "*.txt")))
     texts += sorted(glob.glob(os.path.join(shared, "peer", "graphite2", "texts", "*.txt")))
     if len(fonts) < 6 or len(texts) < 6:
