@@ -334,16 +334,31 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                 files = [p]
             else:
                 raise ConfigError(f"{p}: no such font file or folder")
+            if not files:
+                warn(f"{p}: no .ttf, .otf or .ttc file in this folder")
             for f in files:
                 try:
                     info, _ = font_info(f)
-                except OSError as e:
-                    raise ConfigError(f"{f}: {e}")
+                except (OSError, ValueError) as e:
+                    raise ConfigError(f"{f}: cannot read its table directory ({e})")
                 t = info.faces[0] if info.faces else {}
-                if "glyf" in t or not t:
-                    tt_fonts.append(("args", f, None))
-                if "Silf" in t:
-                    gr_fonts.append(("args", f, {"texts": gr.get("default_texts", [])}))
+                # A font neither runner can use is named with the reason,
+                # never dropped silently.  A font without a readable table
+                # directory still goes to the TrueType runner: whether
+                # FreeType and fontvm both refuse it is a result.
+                unused = []
+                if "tt" in engines:
+                    if "glyf" in t or not t:
+                        tt_fonts.append(("args", f, None))
+                    else:
+                        unused.append("TrueType: no glyf table (CFF or bitmap-only fonts are not hinted by the TrueType interpreter)")
+                if "gr" in engines:
+                    if "Silf" in t:
+                        gr_fonts.append(("args", f, {"texts": gr.get("default_texts", [])}))
+                    else:
+                        unused.append("Graphite: no Silf table")
+                if len(unused) == len(engines):
+                    warn(f"{f}: skipped; " + "; ".join(unused))
     else:
         qtt = [x.lower() for x in q.get("truetype_fonts", [])]
         qgr = [x.lower() for x in q.get("graphite_fonts", [])]

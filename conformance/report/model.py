@@ -33,12 +33,11 @@ def comparison_name(engine, mode_or_ref):
 
 class PathNames:
     """Stable names for files in case keys: relative to the repository root
-    when the file is inside the root's parent (the repository and ../shared),
-    absolute otherwise (Debian's /usr/share/fonts)."""
+    when the file is inside the repository, absolute otherwise (Debian's
+    /usr/share/fonts)."""
 
     def __init__(self, root):
         self.root = os.path.realpath(root)
-        self.parent = os.path.dirname(self.root)
         self._cache = {}
 
     def __call__(self, p):
@@ -47,7 +46,7 @@ class PathNames:
         r = self._cache.get(p)
         if r is None:
             a = os.path.realpath(p) if os.path.isabs(p) else os.path.realpath(os.path.join(self.root, p))
-            r = os.path.relpath(a, self.root) if a.startswith(self.parent + os.sep) else a
+            r = os.path.relpath(a, self.root) if a.startswith(self.root + os.sep) else a
             self._cache[p] = r
         return r
 

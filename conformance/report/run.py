@@ -433,6 +433,11 @@ def main(argv=None):
         out = os.path.abspath(a.out)
         t0 = time.monotonic()
         jobs = []
+        if a.replay and a.list:
+            for p in a.replay:
+                if not os.path.exists(p):
+                    raise cfgmod.ConfigError(f"--replay: {p} does not exist")
+            return 0
         if a.replay:
             replay(a.replay, m)
         else:

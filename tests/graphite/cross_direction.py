@@ -9,7 +9,7 @@ direction are where KD-3, KD-4, KD-6 and KD-7 were found
 and no line fails in one engine only (lines failing in both, general.ttf's
 and tiny.ttf's, are counted, not errors).
 
-    cross_direction.py FVCONFORM_GR SHARED_DIR SOURCE_DIR
+    cross_direction.py FVCONFORM_GR SOURCE_DIR
 """
 import glob
 import json
@@ -39,17 +39,17 @@ def run(tool, font, text, rtl):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    tool, shared, src = argv
+    tool, src = argv
     # the corpus's Graphite fonts, as scripts/conform reads them
     sys.path.insert(0, os.path.join(src, "conformance", "report"))
     import config as cfgmod
     cfg = cfgmod.load(os.path.join(src, "conformance", "conform.toml"))
     fonts = sorted({j.font for j in cfgmod.build_jobs(cfg, src, engines=("gr",))})
     texts = sorted(glob.glob(os.path.join(src, "corpus", "texts", "*.txt")))
-    texts += sorted(glob.glob(os.path.join(shared, "peer", "graphite2", "texts", "*.txt")))
+    texts += sorted(glob.glob(os.path.join(src, "corpus", "peer", "graphite2", "texts", "*.txt")))
     if len(fonts) < 6 or len(texts) < 6:
         print(f"cross_direction: only {len(fonts)} fonts and {len(texts)} texts found", file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""graphite2's own test suite (../shared/peer/graphite2) run through fontvm.
+"""graphite2's own test suite (corpus/peer/graphite2) run through fontvm.
 
 Every fonttest(...) line of cases.cmake.txt whose font is present is shaped
 with `fontvm shape --format gr2log --codes ...` and compared byte for byte
@@ -8,7 +8,9 @@ reproduces exactly.  The set of cases that pass is pinned in
 peer_expected.txt: the test fails when a pinned case stops passing *or* an
 unpinned one starts passing, so every change in conformance is deliberate.
 
-usage: peer_suite.py FONTVM SHARED_DIR EXPECTED_FILE [--update]
+usage: peer_suite.py FONTVM PEER_DIR EXPECTED_FILE [--update]
+
+PEER_DIR is the suite's folder (corpus/peer/graphite2 in the repository).
 """
 import os
 import re
@@ -44,9 +46,14 @@ def cases(peer):
 
 
 def main():
-    fontvm, shared, expected_path = sys.argv[1:4]
+    if len(sys.argv) < 4 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    fontvm, peer, expected_path = sys.argv[1:4]
     update = "--update" in sys.argv[4:]
-    peer = os.path.join(shared, "peer", "graphite2")
+    if not os.path.isfile(os.path.join(peer, "cases.cmake.txt")):
+        print(f"peer_suite: {peer} is not graphite2's test suite (no cases.cmake.txt)", file=sys.stderr)
+        return 2
     passing, failing, report = [], [], []
     for name, font, codes, opts in cases(peer):
         font_path = os.path.join(peer, "fonts", font)
@@ -75,8 +82,8 @@ def main():
         print("  " + r)
     if update:
         with open(expected_path, "w") as f:
-            f.write("# Peer cases (../shared/peer/graphite2) fontvm reproduces byte for byte.\n"
-                    "# Regenerate with: tests/graphite/peer_suite.py FONTVM SHARED EXPECTED --update\n")
+            f.write("# Peer cases (corpus/peer/graphite2) fontvm reproduces byte for byte.\n"
+                    "# Regenerate with: tests/graphite/peer_suite.py FONTVM corpus/peer/graphite2 EXPECTED --update\n")
             for n in sorted(passing):
                 f.write(n + "\n")
         return 0

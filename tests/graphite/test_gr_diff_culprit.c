@@ -23,8 +23,7 @@ static void test_culprit_of_a_difference(void **state)
 {
     (void)state;
     char path[1024], msg[256];
-    const char *shared = getenv("FONTVM_SHARED_DIR");
-    snprintf(path, sizeof path, "%s/peer/graphite2/fonts/charis_r_gr.ttf", shared ? shared : "../shared");
+    test_source_path(path, sizeof path, TEST_PEER_GRAPHITE2 "/fonts/charis_r_gr.ttf");
     size_t size = 0;
     unsigned char *font = test_read_file(path, &size);
     assert_non_null(font);

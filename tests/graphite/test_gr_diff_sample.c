@@ -29,7 +29,7 @@
 #define SAMPLE_MAX_CHARS 8192
 
 typedef struct sample {
-    const char *font;     /* "peer/..." under FONTVM_SHARED_DIR/peer/graphite2, else under
+    const char *font;     /* "peer/..." under corpus/peer/graphite2, else under
                              /usr/share/fonts/truetype */
     const char *texts;    /* "peer/..." as above, "texts/..." under corpus/ */
     const char *lines;    /* 1-based line numbers, comma separated */
@@ -103,12 +103,16 @@ typedef struct sample_state {
 
 static void resolve(char *out, size_t size, const char *rel)
 {
-    const char *shared = getenv("FONTVM_SHARED_DIR");
-    const char *source = getenv("FONTVM_SOURCE_DIR");
-    if (!strncmp(rel, "peer/", 5))
-        snprintf(out, size, "%s/peer/graphite2/%s", shared ? shared : "../shared", rel + 5);
-    else if (!strncmp(rel, "texts/", 6))
-        snprintf(out, size, "%s/corpus/%s", source ? source : ".", rel);
+    char tree_rel[512];
+    if (!strncmp(rel, "peer/", 5) || !strncmp(rel, "texts/", 6)) {
+        /* peer/X is graphite2's suite (corpus/peer/graphite2/X), texts/X
+         * the corpus texts (corpus/texts/X). */
+        if (!strncmp(rel, "peer/", 5))
+            snprintf(tree_rel, sizeof tree_rel, TEST_PEER_GRAPHITE2 "/%s", rel + 5);
+        else
+            snprintf(tree_rel, sizeof tree_rel, "corpus/%s", rel);
+        test_source_path(out, size, tree_rel);
+    }
     else
         snprintf(out, size, "/usr/share/fonts/truetype/%s", rel);
 }

@@ -15,31 +15,24 @@
 #include "gr_compare.h"
 #include "test_support.h"
 
-static void path_join(char *out, size_t size, const char *env, const char *dflt, const char *rel)
-{
-    const char *base = getenv(env);
-    snprintf(out, size, "%s/%s", base ? base : dflt, rel);
-}
-
 /* Shapes up to max_lines lines; returns the number of lines checked and
  * fails on the first one whose derivation differs from HarfBuzz. */
-static long check_features(const char *font_rel, int font_shared, const char *text_rel,
-                           int text_shared, int rtl, long max_lines, const char *features)
+static long check_features(const char *font_rel, int font_in_tree, const char *text_rel, int rtl, long max_lines, const char *features)
 {
     char fp[1024], tp[1024];
-    if (font_shared)
-        path_join(fp, sizeof fp, "FONTVM_SHARED_DIR", "../shared", font_rel);
+    if (font_in_tree)
+        test_source_path(fp, sizeof fp, font_rel);
     else
         snprintf(fp, sizeof fp, "%s", font_rel);
-    if (text_shared)
-        path_join(tp, sizeof tp, "FONTVM_SHARED_DIR", "../shared", text_rel);
-    else
-        path_join(tp, sizeof tp, "FONTVM_SOURCE_DIR", ".", text_rel);
+    test_source_path(tp, sizeof tp, text_rel);
     size_t fsize = 0, tsize = 0;
     unsigned char *font = test_read_file(fp, &fsize);
     unsigned char *text = test_read_file(tp, &tsize);
-    assert_non_null(font);
-    assert_non_null(text);
+    if (!font || !text) {
+        free(font);
+        free(text);
+        fail_msg("cannot read %s", font ? tp : fp);
+    }
     char err[GRC_ERROR_MAX];
     grc_gr2 *g = grc_gr2_open(font, fsize, err, sizeof err);
     grc_hb *h = grc_hb_open(font, fsize, err, sizeof err);
@@ -80,35 +73,35 @@ static long check_features(const char *font_rel, int font_shared, const char *te
     return lines;
 }
 
-static long check(const char *font_rel, int font_shared, const char *text_rel, int text_shared,
+static long check(const char *font_rel, int font_in_tree, const char *text_rel,
                   int rtl, long max_lines)
 {
-    return check_features(font_rel, font_shared, text_rel, text_shared, rtl, max_lines, "");
+    return check_features(font_rel, font_in_tree, text_rel, rtl, max_lines, "");
 }
 
 static void test_ltr_peer(void **state)
 {
     (void)state;
-    assert_int_equal(check("peer/graphite2/fonts/Padauk.ttf", 1, "peer/graphite2/texts/my_HeadwordSyllables.txt", 1, 0, 800), 800);
-    assert_int_equal(check("peer/graphite2/fonts/charis_r_gr.ttf", 1, "peer/graphite2/texts/udhr_eng.txt", 1, 0, 100000), 340);
+    assert_int_equal(check(TEST_PEER_GRAPHITE2 "/fonts/Padauk.ttf", 1, TEST_PEER_GRAPHITE2 "/texts/my_HeadwordSyllables.txt", 0, 800), 800);
+    assert_int_equal(check(TEST_PEER_GRAPHITE2 "/fonts/charis_r_gr.ttf", 1, TEST_PEER_GRAPHITE2 "/texts/udhr_eng.txt", 0, 100000), 340);
     /* udhr_nep has lines where HarfBuzz's pen runs ahead after a cluster
      * merge; the derivation reproduces that. */
-    assert_int_equal(check("peer/graphite2/fonts/Annapurnarc2.ttf", 1, "peer/graphite2/texts/udhr_nep.txt", 1, 0, 100000), 208);
+    assert_int_equal(check(TEST_PEER_GRAPHITE2 "/fonts/Annapurnarc2.ttf", 1, TEST_PEER_GRAPHITE2 "/texts/udhr_nep.txt", 0, 100000), 208);
 }
 
 static void test_rtl_arabic(void **state)
 {
     (void)state;
-    assert_int_equal(check("peer/graphite2/fonts/Scheherazadegr.ttf", 1, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
-    assert_int_equal(check("/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf", 0, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
+    assert_int_equal(check(TEST_PEER_GRAPHITE2 "/fonts/Scheherazadegr.ttf", 1, "corpus/texts/arabic.txt", 1, 100000), 23);
+    assert_int_equal(check("/usr/share/fonts/truetype/scheherazade/Scheherazade-Regular.ttf", 0, "corpus/texts/arabic.txt", 1, 100000), 23);
 }
 
 static void test_other_scripts(void **state)
 {
     (void)state;
-    assert_int_equal(check("/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", 0, "corpus/texts/ethiopic.txt", 0, 0, 100000), 31);
-    assert_int_equal(check("/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf", 0, "corpus/texts/myanmar.txt", 0, 0, 100000), 26);
-    assert_int_equal(check("/usr/share/fonts/truetype/annapurna/AnnapurnaSIL-Regular.ttf", 0, "corpus/texts/devanagari_nepali.txt", 0, 0, 100000), 24);
+    assert_int_equal(check("/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", 0, "corpus/texts/ethiopic.txt", 0, 100000), 31);
+    assert_int_equal(check("/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf", 0, "corpus/texts/myanmar.txt", 0, 100000), 26);
+    assert_int_equal(check("/usr/share/fonts/truetype/annapurna/AnnapurnaSIL-Regular.ttf", 0, "corpus/texts/devanagari_nepali.txt", 0, 100000), 24);
 }
 
 /* Padauk's hsln gives slots a vertical advance: HarfBuzz takes it as the
@@ -116,8 +109,8 @@ static void test_other_scripts(void **state)
 static void test_vertical_advance(void **state)
 {
     (void)state;
-    assert_int_equal(check_features("peer/graphite2/fonts/Padauk.ttf", 1,
-                                    "peer/graphite2/texts/my_HeadwordSyllables.txt", 1, 0, 100000,
+    assert_int_equal(check_features(TEST_PEER_GRAPHITE2 "/fonts/Padauk.ttf", 1,
+                                    TEST_PEER_GRAPHITE2 "/texts/my_HeadwordSyllables.txt", 0, 100000,
                                     "hsln=1"),
                      3667);
 }
@@ -135,17 +128,17 @@ static void test_fractional_positions(void **state)
     if (!f)
         skip();
     fclose(f);
-    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 0, 1, 100000), 23);
-    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 1, 100000), 18);
-    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 0, 0, 100000), 23);
-    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 0, 100000), 18);
-    assert_int_equal(check_features(awami, 0, "corpus/texts/urdu.txt", 0, 1, 100000, "agca=1"), 18);
-    assert_int_equal(check_features(awami, 0, "corpus/texts/arabic.txt", 0, 1, 100000, "agca=0"), 23);
+    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 1, 100000), 23);
+    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 1, 100000), 18);
+    assert_int_equal(check(awami, 0, "corpus/texts/arabic.txt", 0, 100000), 23);
+    assert_int_equal(check(awami, 0, "corpus/texts/urdu.txt", 0, 100000), 18);
+    assert_int_equal(check_features(awami, 0, "corpus/texts/urdu.txt", 1, 100000, "agca=1"), 18);
+    assert_int_equal(check_features(awami, 0, "corpus/texts/arabic.txt", 1, 100000, "agca=0"), 23);
     /* One word a line: the first cluster's advance (truncated segment
      * advance less truncated origin) shows on short segments. */
-    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 0, 1, 100000), 327);
-    assert_int_equal(check_features(awami, 0, "tests/graphite/awami_words.txt", 0, 1, 100000, "agca=1"), 327);
-    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 0, 0, 100000), 327);
+    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 1, 100000), 327);
+    assert_int_equal(check_features(awami, 0, "tests/graphite/awami_words.txt", 1, 100000, "agca=1"), 327);
+    assert_int_equal(check(awami, 0, "tests/graphite/awami_words.txt", 0, 100000), 327);
 }
 
 int main(void)

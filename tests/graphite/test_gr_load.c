@@ -64,8 +64,9 @@ static font load(const char *path)
 static font peer(const char *name)
 {
     char path[1024];
-    const char *shared = getenv("FONTVM_SHARED_DIR");
-    snprintf(path, sizeof path, "%s/peer/graphite2/fonts/%s", shared ? shared : "../shared", name);
+    char rel[512];
+    snprintf(rel, sizeof rel, TEST_PEER_GRAPHITE2 "/fonts/%s", name);
+    test_source_path(path, sizeof path, rel);
     return load(path);
 }
 

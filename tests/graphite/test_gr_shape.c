@@ -1,5 +1,5 @@
 /* Shaping-level unit tests of the Graphite engine on graphite2's test font
- * small.ttf (../shared/peer/graphite2/fonts), with expectations measured
+ * small.ttf (corpus/peer/graphite2/fonts), with expectations measured
  * once with graphite2 1.3.14 (gr2fonttest) and written down here, so that
  * the behaviour is pinned without the reference library.  Rules are
  * patched into the font's Silf in memory where a test needs its own code. */
@@ -19,9 +19,8 @@ typedef struct font_buf {
 
 static int load_small(font_buf *fb)
 {
-    const char *shared = getenv("FONTVM_SHARED_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/peer/graphite2/fonts/small.ttf", shared ? shared : "../shared");
+    test_source_path(path, sizeof path, TEST_PEER_GRAPHITE2 "/fonts/small.ttf");
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
@@ -110,6 +109,7 @@ static int setup(void **state)
 {
     font_buf *fb = calloc(1, sizeof *fb);
     if (!fb || !load_small(fb)) {
+        print_error("cannot read " TEST_PEER_GRAPHITE2 "/fonts/small.ttf under FONTVM_SOURCE_DIR\n");
         if (fb)
             free(fb->data);
         free(fb);
@@ -131,6 +131,7 @@ static int teardown(void **state)
 static font_buf copy_font(void **state)
 {
     const font_buf *fb = *state;
+    assert_non_null(fb); /* the group set-up read the font */
     font_buf c = {malloc(fb->size), fb->size};
     assert_non_null(c.data);
     memcpy(c.data, fb->data, fb->size);

@@ -21,13 +21,23 @@ static inline uint64_t test_rand64(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* Opens `rel`, a path from the source tree's root (FONTVM_SOURCE_DIR, else
- * the current directory), for reading; fails the test when it cannot. */
+/* Writes the path of `rel`, a path from the source tree's root
+ * (FONTVM_SOURCE_DIR, else the current directory), into out. */
+static inline void test_source_path(char *out, size_t size, const char *rel)
+{
+    const char *src = getenv("FONTVM_SOURCE_DIR");
+    snprintf(out, size, "%s/%s", src ? src : ".", rel);
+}
+
+/* graphite2's own test suite, kept in the repository with its licences. */
+#define TEST_PEER_GRAPHITE2 "corpus/peer/graphite2"
+
+/* Opens `rel`, a path from the source tree's root, for reading; fails the
+ * test when it cannot. */
 static inline FILE *test_open_source(const char *rel)
 {
     char path[1024];
-    const char *src = getenv("FONTVM_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
+    test_source_path(path, sizeof path, rel);
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot read %s", path);
