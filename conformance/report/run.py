@@ -388,10 +388,29 @@ def print_check(regressions, improvements, compared, limit=50):
     print(f"baseline check: {compared} configuration(s) compared, {len(regressions)} regression(s)")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A command-line error is one line and status 2, as in every script."""
+
+    def error(self, message):
+        say(f"error: {message} (scripts/conform --help)")
+        sys.exit(2)
+
+
+EXIT_STATUSES = """exit status: 0 done; 1 found something (regressions against the --check
+baseline); 2 bad usage or input (command line, conform.toml, a missing font
+or text); 3 could not run (install or build failed, a runner failed, the run
+was interrupted).
+
+scripts/conform --header-sweep [--collisions] [FONT...] compares instead which
+fonts graphite2 and fontvm load (its own --help)."""
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(
+    ap = OneLineParser(
         prog="scripts/conform",
-        description="Differential conformance run: fontvm against FreeType, graphite2 and HarfBuzz.")
+        description="Differential conformance run: fontvm against FreeType, graphite2 and HarfBuzz "
+                    "on the corpus of conformance/conform.toml (or the fonts given), with a report.",
+        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="*", metavar="FONT-OR-FOLDER",
                     help="fonts to compare instead of the configured corpus")
     ap.add_argument("--config", default=os.path.join(ROOT, "conformance", "conform.toml"))
@@ -412,7 +431,11 @@ def main(argv=None):
     ap.add_argument("--replay", nargs="+", metavar="RECORDS",
                     help="build the report from record files (.jsonl or folders) instead of running")
     ap.add_argument("--list", action="store_true", help="print the jobs and exit")
+    # scripts/conform checks the command line before it installs or builds.
+    ap.add_argument("--parse-only", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.parse_only:
+        return 0
 
     try:
         cfg = cfgmod.load(a.config)
