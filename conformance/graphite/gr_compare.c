@@ -85,3 +85,25 @@ int grc_fv_culprit(const grc_run *fv, long slot, int32_t *pass, int32_t *rule)
     *rule = fv->glyphs[slot].last_rule;
     return 1;
 }
+
+int grc_shape_both(grc_gr2 *g, fv_gr_face *face, const grc_request *req, grc_run *ref,
+                   grc_run *fv)
+{
+    if (grc_gr2_shape(g, req, ref) != 0)
+        return -1;
+    if (grc_fv_shape(face, req, fv) != 0) {
+        grc_run_free(ref);
+        return -1;
+    }
+    return 0;
+}
+
+int grc_same_positions(const grc_run *ref, const grc_run *fv)
+{
+    int same = ref->ok && fv->ok && ref->num_glyphs == fv->num_glyphs;
+    for (size_t i = 0; same && i < ref->num_glyphs; i++)
+        same = ref->glyphs[i].gid == fv->glyphs[i].gid &&
+               fabs(ref->glyphs[i].x - fv->glyphs[i].x) <= 1.0 / 64 &&
+               fabs(ref->glyphs[i].y - fv->glyphs[i].y) <= 1.0 / 64;
+    return same;
+}

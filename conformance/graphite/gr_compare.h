@@ -4,7 +4,9 @@
  *
  * Library `fvconform_gr_lib` (used by fvconform-gr and the gr_diff fuzz
  * target).  The reference side (grc_gr2_*, grc_hb_*) needs only graphite2
- * and HarfBuzz; the fontvm side is grc_fv_*.  Positions are font units:
+ * and HarfBuzz; the fontvm side is grc_fv_*.  The inputs, grc_fv_shape and
+ * grc_derive_hb need no reference library (`fvconform_gr_core`, which
+ * `fontvm shape` links too).  Positions are font units:
  * graphite2 is called with a NULL font, HarfBuzz with its scale set to the
  * font's unitsPerEm. */
 #ifndef FVCONFORM_GR_COMPARE_H
@@ -132,6 +134,11 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out);
 
 /* ---- fontvm ---- */
 int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out);
+/* The same, then justified to `justify_percent` of the natural width as
+ * gr2fonttest -j does (0: not justified).  attach_x/attach_y are filled
+ * (has_attach_offsets stays 0: the comparison does not use them). */
+int grc_fv_shape_justified(fv_gr_face *face, const grc_request *req, float justify_percent,
+                           grc_run *out);
 /* `req` shaped by graphite2 and by fontvm: 0 with both runs filled (the
  * caller frees both), -1 when either engine could not be asked (nothing
  * to free).  A failed segment is a filled run with ok = 0. */

@@ -1,5 +1,4 @@
 /* The side under test: fontvm's Graphite engine, reduced to grc_run. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,12 @@
 #include "gr_compare.h"
 
 int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
+{
+    return grc_fv_shape_justified(face, req, 0.0f, out);
+}
+
+int grc_fv_shape_justified(fv_gr_face *face, const grc_request *req, float justify_percent,
+                           grc_run *out)
 {
     memset(out, 0, sizeof *out);
     fv_gr_feature_setting feats[GRC_MAX_FEATURES];
@@ -30,6 +35,7 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
     r.num_features = nf;
     r.lang = lang;
     r.rtl = req->rtl;
+    r.justify_percent = justify_percent;
     fv_gr_segment *seg = NULL;
     fv_error err;
     fv_error_clear(&err);
@@ -51,6 +57,8 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
         g->x = s->x;
         g->y = s->y;
         g->attached_to = s->attached_to;
+        g->attach_x = (int32_t)s->attach_x;
+        g->attach_y = (int32_t)s->attach_y;
         g->insert = s->insert;
         g->break_weight = s->break_weight;
         g->before = s->before;
@@ -72,26 +80,4 @@ int grc_fv_shape(fv_gr_face *face, const grc_request *req, grc_run *out)
     out->ok = 1;
     fv_gr_segment_free(face, seg);
     return 0;
-}
-
-int grc_shape_both(grc_gr2 *g, fv_gr_face *face, const grc_request *req, grc_run *ref,
-                   grc_run *fv)
-{
-    if (grc_gr2_shape(g, req, ref) != 0)
-        return -1;
-    if (grc_fv_shape(face, req, fv) != 0) {
-        grc_run_free(ref);
-        return -1;
-    }
-    return 0;
-}
-
-int grc_same_positions(const grc_run *ref, const grc_run *fv)
-{
-    int same = ref->ok && fv->ok && ref->num_glyphs == fv->num_glyphs;
-    for (size_t i = 0; same && i < ref->num_glyphs; i++)
-        same = ref->glyphs[i].gid == fv->glyphs[i].gid &&
-               fabs(ref->glyphs[i].x - fv->glyphs[i].x) <= 1.0 / 64 &&
-               fabs(ref->glyphs[i].y - fv->glyphs[i].y) <= 1.0 / 64;
-    return same;
 }

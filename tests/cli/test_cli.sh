@@ -34,6 +34,7 @@ head -c 3000 "$font" >"$tmp/cut.ttf"
 expect 2 1 "truncated font" -- "$FONTVM" info "$tmp/cut.ttf"
 grep -q 'truncated' "$tmp/err" || { echo "FAIL: truncation not named"; fails=$((fails + 1)); }
 expect 2 1 "directory as font" -- "$FONTVM" info /usr
+grep -q '/usr: is a directory' "$tmp/err" || { echo "FAIL: a directory is not named as one"; fails=$((fails + 1)); }
 expect 2 1 "unknown command" -- "$FONTVM" frobnicate
 expect 2 1 "unknown option" -- "$FONTVM" info --bogus "$font"
 expect 2 1 "bad face index" -- "$FONTVM" info --face 3 "$font"
@@ -44,4 +45,80 @@ if "$FONTVM" disasm --help >/dev/null 2>&1; then
     expect 2 1 "disasm glyph out of range" -- "$FONTVM" disasm "$font" --table glyf --glyph 99999
     expect 2 1 "disasm bad table" -- "$FONTVM" disasm "$font" --table bogus
 fi
+
+check() { # check DESCRIPTION PATTERN FILE: grep -E the pattern in out or err
+    if grep -qE -- "$2" "$tmp/$3"; then echo "ok: $1"; else
+        echo "FAIL: $1: no /$2/ in $3:"; cat "$tmp/$3"; fails=$((fails + 1)); fi
+}
+
+# fontvm help CMD is fontvm CMD --help, for every command.
+for cmd in info shape hint trace bench disasm; do
+    "$FONTVM" help "$cmd" >"$tmp/a" 2>&1; ra=$?
+    "$FONTVM" "$cmd" --help >"$tmp/b" 2>&1; rb=$?
+    if [ "$ra" = 0 ] && [ "$rb" = 0 ] && cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then
+        echo "ok: help $cmd"; else echo "FAIL: fontvm help $cmd differs from $cmd --help"; fails=$((fails + 1)); fi
+done
+expect 2 1 "help for an unknown command" -- "$FONTVM" help frobnicate
+
+# Usage errors name the option and what it accepts; exit 2.
+expect 2 1 "hint --ppem out of range" -- "$FONTVM" hint "$font" --ppem 32767 --json
+check "--ppem states its range" "--ppem '32767': expected .*from 0.016 \(1/64\) to 16384" err
+expect 2 1 "trace --glyph beyond the font" -- "$FONTVM" trace "$font" --ppem 12 --glyph 99999
+check "--glyph states the font's range" "--glyph 99999: the font's glyph ids are 0 to 6252" err
+expect 2 1 "disasm --glyph beyond the font" -- "$FONTVM" disasm "$font" --table glyf --glyph=99999
+check "disasm --glyph states the font's range" "--glyph 99999: the font's glyph ids are 0 to 6252" err
+expect 2 1 "info --face not a number" -- "$FONTVM" info --face=x "$font"
+check "--face states its range" "--face 'x': expected a whole number from 0 to 65535" err
+expect 2 1 "missing option value" -- "$FONTVM" hint "$font" --json --ppem
+check "a missing value names the option" "missing value for --ppem" err
+
+# --opt value and --opt=value are the same in every subcommand.
+same() { # same DESCRIPTION -- ARGS... ; ARGS with '=' joined forms given after '::'
+    local what=$1; shift 2
+    local sep a=() b=()
+    for sep in "$@"; do [ "$sep" = :: ] && break; a+=("$sep"); done
+    local seen=0
+    for sep in "$@"; do [ $seen = 1 ] && b+=("$sep"); [ "$sep" = :: ] && seen=1; done
+    "$FONTVM" "${a[@]}" >"$tmp/a" 2>&1; local ra=$?
+    "$FONTVM" "${b[@]}" >"$tmp/b" 2>&1; local rb=$?
+    if [ "$ra" = "$rb" ] && cmp -s "$tmp/a" "$tmp/b" && [ -s "$tmp/a" ]; then echo "ok: $what"; else
+        echo "FAIL: $what: --opt value and --opt=value differ (exit $ra/$rb)"; fails=$((fails + 1)); fi
+}
+padauk=/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf
+same "info --face" -- info "$font" --face 0 :: info "$font" --face=0
+same "hint options" -- hint "$font" --ppem 12 --mode v35 --glyphs 36 --json :: hint "$font" --ppem=12 --mode=v35 --glyphs=36 --json
+same "trace options" -- trace "$font" --ppem 12 --glyph 36 --face 0 :: trace "$font" --ppem=12 --glyph=36 --face=0
+same "disasm options" -- disasm "$font" --table glyf --glyph 36 :: disasm "$font" --table=glyf --glyph=36
+same "bench options" -- bench --help :: bench --help
+same "shape options" -- shape "$padauk" --text "ကို" --features wtri=1 --direction ltr --output-format json :: shape "$padauk" --text="ကို" --features=wtri=1 --direction=ltr --output-format=json
+
+# shape speaks hb-shape: positional text, -u, names, clusters, positions.
+expect 0 0 "shape positional text" -- "$FONTVM" shape "$padauk" "ကာ ကို"
+check "hb-shape's text format" '^\[u1000=0\+1002\|u102C=1\+421\|space=2\+378\|u1000=3\+1002\|u102D=3@-54,0\+0\|u102F.med=3@-207,0\+0\]$' out
+expect 0 0 "shape -u" -- "$FONTVM" shape "$padauk" -u U+1000,U+102C --no-glyph-names
+check "-u and --no-glyph-names" '^\[214=0\+1002\|385=1\+421\]$' out
+expect 0 0 "shape --unicodes= --no-clusters --no-positions" -- "$FONTVM" shape "$padauk" --unicodes=1000,102c --no-clusters --no-positions
+check "--no-clusters --no-positions" '^\[u1000\|u102C\]$' out
+expect 0 0 "shape --font-size" -- "$FONTVM" shape "$padauk" "ကာ" --font-size 12
+check "--font-size scales as hb-shape" '^\[u1000=0\+11\|u102C=1\+5\]$' out
+expect 0 0 "shape JSON" -- "$FONTVM" shape "$padauk" "ကာ" -O json
+check "JSON carries cluster, offsets, advances" '^\[\{"g":"u1000","cl":0,"dx":0,"dy":0,"ax":1002,"ay":0\},\{"g":"u102C","cl":1,"dx":0,"dy":0,"ax":421,"ay":0\}\]$' out
+expect 0 1 "unknown feature: one warning line" -- "$FONTVM" shape "$padauk" "ကာ" --features +zzzz,wtri=1,-wxyz
+check "the warning names the unknown features" "warning: the font has no feature 'zzzz', 'wxyz' \(ignored\)" err
+expect 2 1 "bad feature syntax" -- "$FONTVM" shape "$padauk" "ကာ" --features "kern=x"
+check "bad feature names the item" "--features: 'kern=x'" err
+expect 2 1 "bad direction" -- "$FONTVM" shape "$padauk" "ကာ" --direction up
+expect 2 1 "bad -u" -- "$FONTVM" shape "$padauk" -u U+11FFFF
+check "-u states its range" "expected hex code points up to 10FFFF" err
+expect 2 1 "shape of a directory" -- "$FONTVM" shape /usr "x"
+expect 2 1 "shape --text-file of a directory" -- "$FONTVM" shape "$padauk" --text-file /usr
+check "text file directory named" "/usr: is a directory" err
+printf 'ကာ\n\nက\n' >"$tmp/t.txt"
+expect 0 0 "shape --text-file, an empty line" -- "$FONTVM" shape "$padauk" --text-file "$tmp/t.txt"
+[ "$(sed -n 2p "$tmp/out")" = "" ] && [ "$(wc -l <"$tmp/out")" = 3 ] || { echo "FAIL: empty line not kept"; fails=$((fails + 1)); }
+printf 'ကာ\n' | "$FONTVM" shape "$padauk" >"$tmp/out" 2>&1
+check "text from standard input" '^\[u1000=0\+1002\|u102C=1\+421\]$' out
+expect 0 0 "shape --format table records script and language" -- "$FONTVM" shape "$padauk" "ကာ" --format table --script Mymr --language my
+check "table header" '^direction: ltr  script: Mymr  language: my$' out
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

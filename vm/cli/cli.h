@@ -19,10 +19,21 @@ enum { CLI_OK = 0, CLI_PROBLEM = 1, CLI_BAD_INPUT = 2 };
 int cli_fail(const char *what, const fv_error *err);
 /* Prints "fontvm <cmd>: <message>" on stderr; returns CLI_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *message);
-/* Opens a font for a subcommand, printing the error on failure. */
+/* Prints "fontvm <cmd>: <option> '<value>': <expected>" on stderr, naming
+ * what the option accepts; returns CLI_BAD_INPUT. */
+int cli_bad_value(const char *cmd, const char *option, const char *value, const char *expected);
+/* Opens a font for a subcommand, printing the error on failure (a
+ * directory is named as one, not read). */
 int cli_open_font(const char *path, uint32_t face, fv_font **out);
 /* Parses a non-negative integer argument; 0 on success. */
 int cli_parse_uint(const char *s, uint32_t max, uint32_t *out);
+/* An option's whole-number value in min..max: CLI_OK, or CLI_BAD_INPUT
+ * after a usage line that states the range. */
+int cli_opt_uint(const char *cmd, const char *option, const char *value, uint32_t min,
+                 uint32_t max, uint32_t *out);
+/* A glyph id given to `option`, checked against the font's glyph count:
+ * CLI_OK, or CLI_BAD_INPUT after a line that states the font's range. */
+int cli_check_glyph(const char *cmd, const char *option, uint32_t gid, uint32_t num_glyphs);
 /* True when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 
@@ -34,8 +45,46 @@ int cli_is_help(const char *arg);
  * arguments are argv[optind..argc-1] afterwards. */
 void cli_getopt_begin(void);
 int cli_getopt(int argc, char **argv, const char *cmd, const struct option *longopts);
+/* The same with short options besides -h (getopt's syntax after the ':',
+ * e.g. "u:O:"). */
+int cli_getopt_short(int argc, char **argv, const char *cmd, const char *shorts,
+                     const struct option *longopts);
+
+/* Text input (cli_input.c). */
+/* One line of a text file, as bytes (no newline; a trailing CR dropped). */
+typedef struct cli_line {
+    char *text;
+    size_t len;
+} cli_line;
+typedef struct cli_lines {
+    cli_line *lines;
+    size_t count;
+} cli_lines;
+/* Reads every line of `path`; CLI_OK, or CLI_BAD_INPUT after one line on
+ * stderr (cannot open, a directory, out of memory). */
+int cli_read_lines(const char *cmd, const char *path, cli_lines *out);
+void cli_lines_free(cli_lines *l);
+/* hb-shape's -u list: code points in hex, "U+" or "0x" optional, separated
+ * by commas or spaces ("U+1019,U+102C", "1019 102c").  Returns the count
+ * (at most cap), or -1 after a usage line naming `option`. */
+long cli_parse_unicodes(const char *cmd, const char *option, const char *list, uint32_t *out,
+                        size_t cap);
+
+/* Glyph names from the font's post table (cli_names.c), as HarfBuzz and
+ * FreeType give them: format 1 and 2 names; "gidN" where the font has none. */
+typedef struct cli_names cli_names;
+/* NULL only when out of memory; a font without names gives gidN names. */
+cli_names *cli_names_open(const fv_font *font);
+void cli_names_close(cli_names *n);
+/* Writes the name of `gid` (or "gidN") into buf. */
+void cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size);
+/* The glyph called `name` (post name or "gidN"); 0 when found. */
+int cli_glyph_by_name(const cli_names *n, const char *name, size_t len, uint32_t *gid);
 
 /* TrueType subcommands (cli_tt.c). */
+/* The sizes --ppem accepts, as usage lines state them. */
+#define CLI_TT_PPEM_RANGE "a size in pixels per em from 0.016 (1/64) to 16384: 12, 10.5 or 12x16"
+
 /* "12", "10.5", "12x16": ppem at 72 dpi in 26.6, as FT_Set_Char_Size takes it; 0 on success. */
 int cli_tt_parse_size(const char *s, int32_t *x_26d6, int32_t *y_26d6);
 /* "v35", "v40", "v40-mono", "v40-lcd"; 0 on success. */

@@ -9,7 +9,8 @@
 
 #include "cli.h"
 
-/* Above any useful hinting size; keeps ppem * 64 well inside int32. */
+/* Above any useful hinting size; keeps ppem * 64 well inside int32
+ * (CLI_TT_PPEM_RANGE in cli.h says it to the user). */
 #define CLI_TT_MAX_PPEM 16384.0
 
 
@@ -80,11 +81,11 @@ int cli_tt_request(const char *cmd, const char *ppem, const char *mode, int peda
 {
     memset(req, 0, sizeof *req);
     if (!ppem)
-        return cli_usage_error(cmd, "missing --ppem");
+        return cli_usage_error(cmd, "missing --ppem (" CLI_TT_PPEM_RANGE ")");
     if (cli_tt_parse_size(ppem, &req->x_ppem_26d6, &req->y_ppem_26d6))
-        return cli_usage_error(cmd, "--ppem expects a size like 12, 10.5 or 12x16");
+        return cli_bad_value(cmd, "--ppem", ppem, "expected " CLI_TT_PPEM_RANGE);
     if (cli_tt_parse_mode(mode ? mode : "v40", &req->mode))
-        return cli_usage_error(cmd, "--mode expects v35, v40, v40-mono or v40-lcd");
+        return cli_bad_value(cmd, "--mode", mode, "expected v35, v40, v40-mono or v40-lcd");
     req->pedantic = pedantic;
     return CLI_OK;
 }

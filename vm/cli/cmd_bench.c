@@ -257,24 +257,27 @@ int cmd_bench(int argc, char **argv)
         case 's': sizes = optarg; break;
         case 'm':
             if (cli_tt_parse_mode(optarg, &o.mode))
-                return cli_usage_error("bench", "--mode expects v35, v40, v40-mono or v40-lcd");
+                return cli_bad_value("bench", "--mode", optarg,
+                                     "expected v35, v40, v40-mono or v40-lcd");
             break;
         case 'r':
-            if (cli_parse_uint(optarg, 1000000, &o.repeat) || o.repeat == 0)
-                return cli_usage_error("bench", "--repeat expects a positive number");
+            if (cli_opt_uint("bench", "--repeat", optarg, 1, 1000000, &o.repeat))
+                return CLI_BAD_INPUT;
             break;
         default: return CLI_BAD_INPUT;
         }
     }
     for (int i = optind; i < argc; i++) {
         if (num_fonts >= BENCH_MAX_FONTS)
-            return cli_usage_error("bench", "too many fonts");
+            return cli_usage_error("bench", "more than 256 fonts");
         fonts[num_fonts++] = argv[i];
     }
     if (num_fonts == 0)
         return cli_usage_error("bench", "missing FONT");
     if (parse_sizes(sizes, &o))
-        return cli_usage_error("bench", "--sizes expects a list like 9,10,12,10.5,12x16");
+        return cli_bad_value("bench", "--sizes", sizes,
+                             "expected up to 64 sizes like 9,10,12,10.5,12x16, each from 0.016 "
+                             "(1/64) to 16384 pixels per em");
 
     printf("fontvm bench: mode %s, %u sizes, best of %u pass(es) per size", fv_tt_mode_name(o.mode),
            o.num_sizes, o.repeat);

@@ -99,17 +99,17 @@ int cmd_disasm(int argc, char **argv)
         switch (opt) {
         case 'h': fputs(help, stdout); return CLI_OK;
         case 'f':
-            if (cli_parse_uint(optarg, 0xFFFF, &face))
-                return cli_usage_error("disasm", "--face needs a number");
+            if (cli_opt_uint("disasm", "--face", optarg, 0, 0xFFFF, &face))
+                return CLI_BAD_INPUT;
             break;
         case 't':
             table = optarg;
             if (strcmp(table, "fpgm") && strcmp(table, "prep") && strcmp(table, "glyf"))
-                return cli_usage_error("disasm", "--table is fpgm, prep or glyf");
+                return cli_bad_value("disasm", "--table", table, "expected fpgm, prep or glyf");
             break;
         case 'g':
-            if (cli_parse_uint(optarg, 0xFFFF, &glyph))
-                return cli_usage_error("disasm", "--glyph needs a glyph id");
+            if (cli_opt_uint("disasm", "--glyph", optarg, 0, UINT32_MAX - 1, &glyph))
+                return CLI_BAD_INPUT;
             break;
         case 'G': graphite = 1; break;
         default: return CLI_BAD_INPUT;
@@ -131,9 +131,8 @@ int cmd_disasm(int argc, char **argv)
     if (graphite) {
         if (grv_disasm(font, stdout, &err) != FV_OK)
             rc = cli_fail("disasm", &err);
-    } else if (glyph != FV_NO_VALUE && glyph >= s->maxp.num_glyphs) {
-        fprintf(stderr, "fontvm disasm: glyph %" PRIu32 " is beyond the font's %u glyphs\n", glyph,
-                s->maxp.num_glyphs);
+    } else if (glyph != FV_NO_VALUE &&
+               cli_check_glyph("disasm", "--glyph", glyph, s->maxp.num_glyphs) != CLI_OK) {
         rc = CLI_BAD_INPUT;
     } else if ((table && strcmp(table, "glyf") == 0) || glyph != FV_NO_VALUE) {
         rc = disasm_glyphs(font, glyph);

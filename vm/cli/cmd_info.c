@@ -29,8 +29,8 @@ int cmd_info(int argc, char **argv)
         switch (opt) {
         case 'h': fputs(help, stdout); return CLI_OK;
         case 'f':
-            if (cli_parse_uint(optarg, 0xFFFF, &face))
-                return cli_usage_error("info", "--face needs a number");
+            if (cli_opt_uint("info", "--face", optarg, 0, 0xFFFF, &face))
+                return CLI_BAD_INPUT;
             break;
         default: return CLI_BAD_INPUT;
         }

@@ -1,982 +1,421 @@
-/* fontvm shape FONT (--text S | --text-file F | --codes HEX...)
- *              [--features id=value,...] [--lang xx] [--rtl]
- *              [--json | --format json|gr2log|text] [--trace]
- *              [--bench [--repeat N]]
- *
- * Shapes text with fontvm's Graphite engine.  `--format gr2log` writes
- * exactly what graphite2's `gr2fonttest -log` writes, so graphite2's own
- * test expectations compare byte for byte.  Built with the reference
- * libraries, `--engine graphite2` runs graphite2 itself through the same
- * printers, for side-by-side checks. */
-#include <errno.h>
-#include <stdio.h>
+/* `fontvm shape`: shapes text with fontvm's Graphite engine and prints it
+ * as hb-shape does (text or JSON), as gr2fonttest -log does (graphite2's
+ * own test expectations compare byte for byte), or as a table of slots.
+ * The options are hb-shape's where they mean the same. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
-#include "cli.h"
-#include "fontvm/graphite.h"
-
-#ifdef FONTVM_CLI_WITH_REFERENCES
-#include <graphite2/Font.h>
-#include <graphite2/Segment.h>
-#endif
+#include "graphite/grv.h"
+#include "sfnt/font.h"
+#include "shape.h"
 
 static const char help[] =
-    "usage: fontvm shape FONT (--text S | --text-file F | --codes HEX...)\n"
-    "                    [--features id=value,...] [--lang xx] [--rtl]\n"
-    "                    [--json | --format json|gr2log|text] [--ppem N]\n"
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    "                    [--engine fontvm|graphite2] [--bench [--repeat N]]\n"
-#endif
-    "                    [--trace]\n"
+    "usage: fontvm shape FONT [TEXT] [options]\n"
+    "       fontvm shape FONT --codes HEX...    (gr2fonttest's -codes)\n"
     "\n"
-    "Shapes each line of text with the font's Graphite rules.\n"
-    "  --text S        one segment (UTF-8)\n"
-    "  --text-file F   one segment per line of F (UTF-8)\n"
-    "  --codes HEX...  one segment of hex code points, as gr2fonttest -codes\n"
-    "  --features      id=value list; id is a tag (kdot) or a number (1024);\n"
-    "                  lang=xx selects the language, as gr2fonttest -feat does\n"
-    "  --lang xx       language tag for the feature defaults (Sill)\n"
-    "  --rtl           right-to-left segment\n"
-    "  --json          one JSON object per line, positions in font units\n"
-    "  --format gr2log the log of `gr2fonttest -log`, positions scaled to\n"
-    "                  --ppem (default 12, gr2fonttest's 12pt at 72dpi)\n"
-    "  --format text   a readable table in font units (the default)\n"
-    "  --justify P     justify the segment to P% of its natural width, as\n"
-    "                  gr2fonttest -j P does (gr_seg_justify)\n"
-    "  --trace         before each segment, fontvm's trace: every pass's slot\n"
-    "                  stream before and after it, every rule that fired with\n"
-    "                  the opcodes it executed and the stack before each\n"
-    "                  (constraint code first), rules whose constraint failed\n"
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    "  --engine        fontvm (default) or graphite2, the reference library\n"
-    "  --bench         speed: shape every line --repeat times (default 20) with\n"
-    "                  fontvm and with graphite2 in this run, passes\n"
-    "                  alternating; print segments/s for both (fastest pass\n"
-    "                  and mean) and their ratio (a release build means it)\n"
-#endif
-    "Exit status: 0 all segments shaped, 1 a segment failed, 2 bad input.\n";
+    "Shapes text with the font's Graphite rules.  Output is hb-shape's: one line\n"
+    "per segment, [name=cluster@dx,dy+advance|...], as `hb-shape --shapers=graphite2`\n"
+    "prints it.  Every option takes its value as --opt value or --opt=value.\n"
+    "\n"
+    "text (one of them; none: standard input, one segment per line):\n"
+    "  TEXT                    one segment (UTF-8)\n"
+    "  --text S                the same\n"
+    "  --text-file F           one segment per line of F\n"
+    "  -u, --unicodes LIST     code points in hex: U+1019,U+102C or 1019 102c\n"
+    "  --codes HEX...          the same, as separate arguments (gr2fonttest)\n"
+    "shaping:\n"
+    "  --features LIST         hb-shape's syntax: kern, +kern, -liga, kern=0, aalt=2;\n"
+    "                          Graphite feature numbers too (1024=1); lang=xx selects\n"
+    "                          the language as gr2fonttest -feat does.  A feature the\n"
+    "                          font lacks is ignored with a warning\n"
+    "  --direction ltr|rtl     default: from the text's first strong character's\n"
+    "                          script, as hb-shape guesses it (--rtl = rtl)\n"
+    "  --language TAG          BCP 47 tag; its first part selects the font's language\n"
+    "                          settings (Sill), as HarfBuzz passes it (--lang xx: the\n"
+    "                          tag as gr2fonttest takes it)\n"
+    "  --script TAG            recorded (--format table shows it); Graphite shaping\n"
+    "                          does not use a script\n"
+    "  --justify P             justify each segment to P% of its natural width, as\n"
+    "                          gr2fonttest -j P does (1 to 10000)\n"
+    "output:\n"
+    "  -O, --output-format F   text (hb-shape's, the default), json (hb-shape's),\n"
+    "                          gr2log (gr2fonttest -log, byte for byte) or table\n"
+    "                          (graphite2's slots in font units); --format is the same\n"
+    "  --json                  --output-format json\n"
+    "  --font-size N           hb-shape's font size: positions in units of N per em\n"
+    "                          (default: the font's units per em, 1 to 1000000)\n"
+    "  --ppem N                gr2log's scale (default 12, gr2fonttest's; 1 to 100000)\n"
+    "  --no-glyph-names        glyph ids instead of post table names\n"
+    "  --no-clusters, --no-positions, --no-advances, --ned   as hb-shape\n"
+    "  --trace                 before each segment: every pass's slot stream in and\n"
+    "                          out, every rule that fired with its constraint and\n"
+    "                          action code command by command and the stack before\n"
+    "                          each, and the rules whose constraint failed\n"
+    "with the reference libraries (a build with FONTVM_BUILD_CONFORMANCE):\n"
+    "  --engine fontvm|graphite2   shape with graphite2 itself, same printers\n"
+    "  --bench [--repeat N]    speed: every line of --text-file shaped N times\n"
+    "                          (default 20, 1 to 100000) by fontvm and graphite2,\n"
+    "                          passes alternating; segments/s and their ratio\n"
+    "\n"
+    "Exit status: 0 every segment shaped, 1 a segment failed, 2 bad input.\n";
 
-/* Longest segment accepted, in code points. */
-#define SHAPE_MAX_CHARS 65536
-#define SHAPE_MAX_FEATURES 64
-
-typedef enum { FMT_TEXT, FMT_JSON, FMT_GR2LOG } out_format;
-
-typedef struct shp_slot {
-    uint32_t gid;
-    double x, y;                /* font units */
-    int32_t parent;             /* attached-to slot index, -1 if none */
-    int32_t attach_x, attach_y; /* attachment point on the parent */
-    int32_t insert, break_weight;
-    int32_t before, after;
-} shp_slot;
-
-typedef struct shp_char {
-    int32_t before, after, base;
-} shp_char;
-
-typedef struct shp_result {
-    int ok;
-    char error[256];
-    size_t num_slots, num_chars;
-    shp_slot *slots;
-    shp_char *chars;
-    double advance_x, advance_y;
-} shp_result;
-
-typedef struct shp_opts {
-    fv_gr_feature_setting features[SHAPE_MAX_FEATURES];
-    size_t num_features;
-    uint32_t lang;
-    int rtl;
-    out_format format;
-    double ppem;
-    uint16_t upem;
-    uint32_t justify_percent;   /* gr2fonttest -j: 0 = off */
-} shp_opts;
-
-static void result_free(shp_result *r)
-{
-    free(r->slots);
-    free(r->chars);
-    memset(r, 0, sizeof *r);
-}
-
-static int result_alloc(shp_result *r, size_t slots, size_t chars)
-{
-    r->slots = calloc(slots ? slots : 1, sizeof *r->slots);
-    r->chars = calloc(chars ? chars : 1, sizeof *r->chars);
-    r->num_slots = slots;
-    r->num_chars = chars;
-    if (!r->slots || !r->chars) {
-        snprintf(r->error, sizeof r->error, "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
-/* ---- input ---- */
-
-/* A tag packed like graphite2's gr_str_to_tag: left-aligned, NUL padded;
- * all digits means a numeric feature id. */
-static int parse_tag(const char *s, size_t len, uint32_t *out)
-{
-    if (len == 0)
-        return -1;
-    size_t digits = 0;
-    while (digits < len && s[digits] >= '0' && s[digits] <= '9')
-        digits++;
-    if (digits == len) {
-        uint64_t v = 0;
-        for (size_t i = 0; i < len; i++) {
-            v = v * 10 + (uint64_t)(s[i] - '0');
-            if (v > UINT32_MAX)
-                return -1;
-        }
-        *out = (uint32_t)v;
-        return 0;
-    }
-    if (len > 4)
-        return -1;
-    uint32_t t = 0;
-    for (size_t i = 0; i < 4; i++)
-        t = (t << 8) | (i < len ? (uint8_t)s[i] : 0u);
-    *out = t;
-    return 0;
-}
-
-static int parse_features(const char *spec, shp_opts *o)
-{
-    const char *p = spec;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len) {
-            const char *eq = memchr(p, '=', len);
-            if (!eq)
-                return cli_usage_error("shape", "--features wants id=value items");
-            size_t idlen = (size_t)(eq - p), vlen = len - idlen - 1;
-            uint32_t id;
-            if (parse_tag(p, idlen, &id))
-                return cli_usage_error("shape", "a feature id is a tag of 1-4 characters or a number");
-            if (idlen == 4 && memcmp(p, "lang", 4) == 0) {
-                if (parse_tag(eq + 1, vlen, &o->lang))
-                    return cli_usage_error("shape", "bad lang= value");
-            } else {
-                char buf[16];
-                if (vlen == 0 || vlen >= sizeof buf)
-                    return cli_usage_error("shape", "bad feature value");
-                memcpy(buf, eq + 1, vlen);
-                buf[vlen] = 0;
-                char *end;
-                errno = 0;
-                long v = strtol(buf, &end, 0);
-                if (errno || *end || v < INT32_MIN || v > INT32_MAX)
-                    return cli_usage_error("shape", "bad feature value");
-                if (o->num_features == SHAPE_MAX_FEATURES)
-                    return cli_usage_error("shape", "too many features");
-                o->features[o->num_features].id = id;
-                o->features[o->num_features].value = (int32_t)v;
-                o->num_features++;
-            }
-        }
-        p += len + (comma ? 1 : 0);
-    }
-    return 0;
-}
-
-/* UTF-8 to code points; malformed sequences become U+FFFD. */
-static size_t utf8_decode(const char *s, size_t len, uint32_t *out, size_t cap)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t n = 0, i = 0;
-    while (i < len && n < cap) {
-        uint32_t c = u[i];
-        size_t need;
-        uint32_t min;
-        if (c < 0x80) {
-            out[n++] = c;
-            i++;
-            continue;
-        } else if ((c & 0xe0) == 0xc0) {
-            need = 1, c &= 0x1f, min = 0x80;
-        } else if ((c & 0xf0) == 0xe0) {
-            need = 2, c &= 0x0f, min = 0x800;
-        } else if ((c & 0xf8) == 0xf0) {
-            need = 3, c &= 0x07, min = 0x10000;
-        } else {
-            out[n++] = 0xfffd;
-            i++;
-            continue;
-        }
-        size_t k = 1;
-        for (; k <= need && i + k < len && (u[i + k] & 0xc0) == 0x80; k++)
-            c = (c << 6) | (u[i + k] & 0x3fu);
-        if (k <= need) {
-            out[n++] = 0xfffd;
-            i += k;
-            continue;
-        }
-        out[n++] = (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) ? 0xfffd : c;
-        i += need + 1;
-    }
-    return n;
-}
-
-/* ---- engines ---- */
-
-typedef struct engine {
-    fv_font *font;
-    fv_gr_face *face;
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    gr_face *gr;
-#endif
-} engine;
-
-static void shape_fontvm(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
-                         shp_result *r)
-{
-    fv_gr_shape_request req;
-    memset(&req, 0, sizeof req);
-    req.text = text;
-    req.length = n;
-    req.features = o->num_features ? o->features : NULL;
-    req.num_features = o->num_features;
-    req.lang = o->lang;
-    req.rtl = o->rtl;
-    req.justify_percent = (float)o->justify_percent;
-    fv_gr_segment *seg = NULL;
-    fv_error err;
-    fv_error_clear(&err);
-    if (fv_gr_shape(e->face, &req, &seg, &err) != FV_OK || !seg) {
-        fv_error_format(&err, r->error, sizeof r->error);
-        return;
-    }
-    if (result_alloc(r, seg->num_slots, seg->num_chars) == 0) {
-        for (size_t i = 0; i < seg->num_slots; i++) {
-            const fv_gr_slot_info *s = &seg->slots[i];
-            shp_slot *d = &r->slots[i];
-            d->gid = s->gid;
-            d->x = s->x;
-            d->y = s->y;
-            d->parent = s->attached_to;
-            d->attach_x = (int32_t)s->attach_x;
-            d->attach_y = (int32_t)s->attach_y;
-            d->insert = s->insert;
-            d->break_weight = s->break_weight;
-            d->before = s->before;
-            d->after = s->after;
-        }
-        for (size_t i = 0; i < seg->num_chars; i++) {
-            r->chars[i].before = seg->chars[i].before;
-            r->chars[i].after = seg->chars[i].after;
-            r->chars[i].base = seg->chars[i].base;
-        }
-        r->advance_x = seg->advance_x;
-        r->advance_y = seg->advance_y;
-        r->ok = 1;
-    }
-    fv_gr_segment_free(e->face, seg);
-}
-
-#ifdef FONTVM_CLI_WITH_REFERENCES
-static void shape_graphite2(engine *e, const shp_opts *o, const uint32_t *text, size_t n,
-                            shp_result *r)
-{
-    gr_feature_val *fv = gr_face_featureval_for_lang(e->gr, o->lang);
-    if (!fv) {
-        snprintf(r->error, sizeof r->error, "graphite2: no feature values");
-        return;
-    }
-    for (size_t i = 0; i < o->num_features; i++) {
-        const gr_feature_ref *ref = gr_face_find_fref(e->gr, o->features[i].id);
-        if (ref)
-            gr_fref_set_feature_value(ref, (gr_uint16)o->features[i].value, fv);
-    }
-    gr_segment *seg = gr_make_seg(NULL, e->gr, 0, fv, gr_utf32, text, n, o->rtl);
-    gr_featureval_destroy(fv);
-    if (!seg) {
-        snprintf(r->error, sizeof r->error, "graphite2: gr_make_seg failed");
-        return;
-    }
-    if (result_alloc(r, gr_seg_n_slots(seg), gr_seg_n_cinfo(seg)) == 0) {
-        size_t i = 0;
-        for (const gr_slot *s = gr_seg_first_slot(seg); s && i < r->num_slots;
-             s = gr_slot_next_in_segment(s), i++) {
-            shp_slot *d = &r->slots[i];
-            const gr_slot *p = gr_slot_attached_to(s);
-            d->gid = gr_slot_gid(s);
-            d->x = gr_slot_origin_X(s);
-            d->y = gr_slot_origin_Y(s);
-            d->parent = p ? (int32_t)gr_slot_index(p) : -1;
-            d->attach_x = gr_slot_attr(s, seg, gr_slatAttX, 0);
-            d->attach_y = gr_slot_attr(s, seg, gr_slatAttY, 0);
-            d->insert = gr_slot_attr(s, seg, gr_slatInsert, 0);
-            d->break_weight = gr_slot_attr(s, seg, gr_slatBreak, 0);
-            d->before = gr_slot_before(s);
-            d->after = gr_slot_after(s);
-        }
-        r->num_slots = i;
-        for (size_t c = 0; c < r->num_chars; c++) {
-            const gr_char_info *ci = gr_seg_cinfo(seg, (unsigned)c);
-            r->chars[c].before = gr_cinfo_before(ci);
-            r->chars[c].after = gr_cinfo_after(ci);
-            r->chars[c].base = (int32_t)gr_cinfo_base(ci);
-        }
-        r->advance_x = gr_seg_advance_X(seg);
-        r->advance_y = gr_seg_advance_Y(seg);
-        r->ok = 1;
-    }
-    gr_seg_destroy(seg);
-}
-#endif
-
-/* ---- output ---- */
-
-static uint32_t code_at(const uint32_t *text, size_t n, int32_t i)
-{
-    return i >= 0 && (size_t)i < n ? text[i] : 0;
-}
-
-/* gr2fonttest -log: the text codes, then (if the segment was made) one row
- * per slot with positions scaled to ppem, the advance, and the per-char
- * table.  Spacing and tabs reproduce graphite2 1.3.14's tool exactly. */
-static void print_gr2log(FILE *out, const shp_opts *o, const int *feature_known,
-                         const uint32_t *text, size_t n, const shp_result *r)
-{
-    fputs("Text codes\n", out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%4x%c", (unsigned)text[i], (i + 1) % 10 == 0 ? '\n' : '\t');
-    fputc('\n', out);
-    /* The features set, in the order given, that the font knows. */
-    for (size_t i = 0; i < o->num_features; i++) {
-        if (!feature_known[i])
-            continue;
-        uint32_t id = o->features[i].id;
-        if (id >> 24) {
-            char t[5] = {(char)(id >> 24), (char)(id >> 16), (char)(id >> 8), (char)id, 0};
-            fprintf(out, "%s=%d\n", t, (int)o->features[i].value);
-        } else {
-            fprintf(out, "%u=%d\n", (unsigned)id, (int)o->features[i].value);
-        }
-    }
-    if (!r->ok)
-        return;
-    double scale = o->ppem / (double)o->upem;
-    fprintf(out, "Segment length: %zu\n", r->num_slots);
-    fputs("pos  gid   attach\t     x\t     y\tins bw\t  chars\t\tUnicode\t\n", out);
-    for (size_t i = 0; i < r->num_slots; i++) {
-        const shp_slot *s = &r->slots[i];
-        fprintf(out, "%02zu  %4u%4d@%d,%d", i, (unsigned)s->gid, (int)s->parent, (int)s->attach_x,
-                (int)s->attach_y);
-        fprintf(out, "\t%6.1f\t%6.1f\t%2d %3d\t%3d %3d\t%7x\t%7x\n",
-                (double)(float)(s->x * scale), (double)(float)(s->y * scale), (int)s->insert,
-                (int)s->break_weight, (int)s->before, (int)s->after,
-                (unsigned)code_at(text, n, s->before), (unsigned)code_at(text, n, s->after));
-    }
-    fprintf(out, "Advance width = %6.1f\n", (double)(float)(r->advance_x * scale));
-    fputs("\nChar\tUnicode\tBefore\tAfter\tBase\n", out);
-    for (size_t c = 0; c < r->num_chars; c++)
-        fprintf(out, "%zu\t%04X\t%d\t%d\t%d\n", c, (unsigned)code_at(text, n, (int32_t)c),
-                (int)r->chars[c].before, (int)r->chars[c].after, (int)r->chars[c].base);
-}
-
-static void print_json(FILE *out, const char *line, size_t line_len, const shp_result *r)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "text", json_stringn_nocheck(line, line_len));
-    json_object_set_new(o, "ok", json_boolean(r->ok));
-    if (r->ok) {
-        json_t *g = json_array(), *c = json_array();
-        for (size_t i = 0; i < r->num_slots; i++)
-            json_array_append_new(g, json_pack("{s:I,s:f,s:f}", "gid", (json_int_t)r->slots[i].gid,
-                                               "x", r->slots[i].x, "y", r->slots[i].y));
-        for (size_t i = 0; i < r->num_chars; i++)
-            json_array_append_new(c, json_pack("{s:i,s:i}", "before", (int)r->chars[i].before,
-                                               "after", (int)r->chars[i].after));
-        json_object_set_new(o, "advance", json_real(r->advance_x));
-        json_object_set_new(o, "glyphs", g);
-        json_object_set_new(o, "chars", c);
-    } else {
-        json_object_set_new(o, "error", json_string(r->error));
-    }
-    char *s = json_dumps(o, JSON_COMPACT);
-    if (s) {
-        fputs(s, out);
-        fputc('\n', out);
-        free(s);
-    }
-    json_decref(o);
-}
-
-static void print_text(FILE *out, const shp_result *r)
-{
-    if (!r->ok) {
-        fprintf(out, "error: %s\n", r->error);
-        return;
-    }
-    fprintf(out, "slots: %zu  advance: %.2f\n", r->num_slots, r->advance_x);
-    fputs("slot    gid         x         y  attached  before after\n", out);
-    for (size_t i = 0; i < r->num_slots; i++) {
-        const shp_slot *s = &r->slots[i];
-        fprintf(out, "%4zu %6u %9.2f %9.2f %9d %7d %5d\n", i, (unsigned)s->gid, s->x, s->y,
-                (int)s->parent, (int)s->before, (int)s->after);
-    }
-}
-
-
-/* ---- trace (--trace) ---- */
-
-/* Constraint opcodes arrive before graphite2's rule choice is known: they
- * are kept here until the rule fires (printed under it) or another rule's
- * constraint starts (that rule's constraint failed). */
-#define TRACE_PENDING_MAX (1u << 20) /* bytes of one rule's constraint trace */
-
-typedef struct shp_trace {
-    FILE *out;
-    char *pending;          /* constraint lines of the rule being tested */
-    size_t len, cap;
-    int32_t pending_pass, pending_rule;
-    int truncated;
-} shp_trace;
-
-static void trace_pending_append(shp_trace *t, const char *line, size_t n)
-{
-    if (t->len + n > TRACE_PENDING_MAX) {
-        t->truncated = 1;
-        return;
-    }
-    if (t->len + n > t->cap) {
-        size_t ncap = t->cap ? t->cap : 1024;
-        while (ncap < t->len + n)
-            ncap *= 2;
-        char *nb = realloc(t->pending, ncap);
-        if (!nb) {
-            t->truncated = 1;
-            return;
-        }
-        t->pending = nb;
-        t->cap = ncap;
-    }
-    memcpy(t->pending + t->len, line, n);
-    t->len += n;
-}
-
-/* Drops the pending constraint lines; a rule that did not fire is named. */
-static void trace_flush_failed(shp_trace *t)
-{
-    if (t->pending_rule >= 0)
-        fprintf(t->out, "    rule %d: constraint failed\n", (int)t->pending_rule);
-    else if (t->len)
-        fputs("    pass constraint:\n", t->out);
-    fprintf(t->out, "%.*s", (int)t->len, t->pending ? t->pending : "");
-    if (t->truncated)
-        fputs("        (constraint trace truncated)\n", t->out);
-    t->len = 0;
-    t->truncated = 0;
-    t->pending_rule = t->pending_pass = -1;
-}
-
-static void trace_stream_line(FILE *out, const char *what, const fv_gr_trace_event *ev)
-{
-    fprintf(out, "  %s (%zu):", what, ev->num_slots);
-    for (size_t i = 0; i < ev->num_slots; i++)
-        fprintf(out, " %u", (unsigned)ev->gids[i]);
-    fputc('\n', out);
-}
-
-static void trace_event(void *user, const fv_gr_trace_event *ev)
-{
-    shp_trace *t = user;
-    switch (ev->kind) {
-    case FV_GR_TRACE_PASS_BEGIN:
-        fprintf(t->out, "pass %d\n", (int)ev->pass);
-        trace_stream_line(t->out, "in ", ev);
-        break;
-    case FV_GR_TRACE_PASS_END:
-        if (t->len || t->pending_rule >= 0)
-            trace_flush_failed(t);
-        trace_stream_line(t->out, "out", ev);
-        break;
-    case FV_GR_TRACE_BIDI:
-        fprintf(t->out, "bidi (before pass %d)\n", (int)ev->pass);
-        trace_stream_line(t->out, "out", ev);
-        break;
-    case FV_GR_TRACE_RULE:
-        if (t->pending_rule != ev->rule || t->pending_pass != ev->pass)
-            trace_flush_failed(t);
-        fprintf(t->out, "    rule %d fired at slot %d\n", (int)ev->rule, (int)ev->slot);
-        if (t->len)
-            fprintf(t->out, "      constraint:\n%.*s", (int)t->len, t->pending);
-        if (t->truncated)
-            fputs("        (constraint trace truncated)\n", t->out);
-        fputs("      action:\n", t->out);
-        t->len = 0;
-        t->truncated = 0;
-        t->pending_rule = t->pending_pass = -1;
-        break;
-    case FV_GR_TRACE_OP: {
-        char line[512];
-        const char *name = fv_gr_opcode_name(ev->opcode);
-        int w = snprintf(line, sizeof line, "        %4u  %-22s [", (unsigned)ev->pc,
-                         name ? name : "?");
-        size_t n = w > 0 ? (size_t)w : 0;
-        /* The top of the stack is what the opcode reads; a deep stack is
-         * shown by its last 16 values. */
-        size_t from = ev->stack_depth > 16 ? ev->stack_depth - 16 : 0;
-        if (from && n < sizeof line)
-            n += (size_t)snprintf(line + n, sizeof line - n, "...");
-        for (size_t i = from; i < ev->stack_depth && n < sizeof line; i++)
-            n += (size_t)snprintf(line + n, sizeof line - n, "%s%d", i > from ? " " : "",
-                                  (int)ev->stack[i]);
-        if (n < sizeof line)
-            n += (size_t)snprintf(line + n, sizeof line - n, "]\n");
-        if (n >= sizeof line) {
-            n = sizeof line - 1;
-            line[n - 1] = '\n';
-        }
-        if (ev->is_constraint) {
-            if (ev->pc == 0 && (t->len || t->pending_rule >= 0))
-                trace_flush_failed(t);
-            t->pending_rule = ev->rule;
-            t->pending_pass = ev->pass;
-            trace_pending_append(t, line, n);
-        } else {
-            fwrite(line, 1, n, t->out);
-        }
-        break;
-    }
-    }
-}
-
-/* ---- speed (--bench) ---- */
-
-#ifdef FONTVM_CLI_WITH_REFERENCES
 #define BENCH_DEFAULT_REPEAT 20u
 #define BENCH_MAX_REPEAT 100000u
 
-typedef struct bench_line {
-    uint32_t *cps;
-    size_t n;
-} bench_line;
+enum {
+    OPT_TEXT = 256, OPT_TEXT_FILE, OPT_CODES, OPT_FEATURES, OPT_DIRECTION, OPT_RTL,
+    OPT_LANGUAGE, OPT_LANG, OPT_SCRIPT, OPT_FONT_SIZE, OPT_FORMAT, OPT_JSON, OPT_NO_NAMES,
+    OPT_NO_CLUSTERS, OPT_NO_POSITIONS, OPT_NO_ADVANCES, OPT_NED, OPT_PPEM, OPT_JUSTIFY,
+    OPT_TRACE, OPT_ENGINE, OPT_BENCH, OPT_REPEAT
+};
 
-/* Every line of the file, decoded once, so only shaping is timed. */
-static int bench_read_lines(const char *path, bench_line **out, size_t *count)
+static const struct option options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"text", required_argument, NULL, OPT_TEXT},
+    {"text-file", required_argument, NULL, OPT_TEXT_FILE},
+    {"unicodes", required_argument, NULL, 'u'},
+    {"codes", required_argument, NULL, OPT_CODES},
+    {"features", required_argument, NULL, OPT_FEATURES},
+    {"direction", required_argument, NULL, OPT_DIRECTION},
+    {"rtl", no_argument, NULL, OPT_RTL},
+    {"language", required_argument, NULL, OPT_LANGUAGE},
+    {"lang", required_argument, NULL, OPT_LANG},
+    {"script", required_argument, NULL, OPT_SCRIPT},
+    {"font-size", required_argument, NULL, OPT_FONT_SIZE},
+    {"output-format", required_argument, NULL, 'O'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"no-glyph-names", no_argument, NULL, OPT_NO_NAMES},
+    {"no-clusters", no_argument, NULL, OPT_NO_CLUSTERS},
+    {"no-positions", no_argument, NULL, OPT_NO_POSITIONS},
+    {"no-advances", no_argument, NULL, OPT_NO_ADVANCES},
+    {"ned", no_argument, NULL, OPT_NED},
+    {"ppem", required_argument, NULL, OPT_PPEM},
+    {"justify", required_argument, NULL, OPT_JUSTIFY},
+    {"trace", no_argument, NULL, OPT_TRACE},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"bench", no_argument, NULL, OPT_BENCH},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {NULL, 0, NULL, 0}};
+
+typedef struct shape_args {
+    const char *path, *text, *text_file, *unicodes, *features, *lang, *language;
+    int codes_given, use_graphite2, want_trace, want_bench;
+    uint32_t repeat;
+    char **codes;             /* --codes values and the positionals after FONT */
+    size_t num_codes;
+} shape_args;
+
+static int parse_format(const char *option, const char *v, shape_opts *o)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "fontvm shape: cannot open %s: %s\n", path, strerror(errno));
+    static const struct { const char *name; shape_format f; } formats[] = {
+        {"text", SHAPE_HB_TEXT}, {"json", SHAPE_HB_JSON}, {"gr2log", SHAPE_GR2LOG},
+        {"table", SHAPE_TABLE}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(v, formats[i].name)) {
+            o->format = formats[i].f;
+            return CLI_OK;
+        }
+    return cli_bad_value("shape", option, v, "expected text, json, gr2log or table");
+}
+
+static int parse_options(int argc, char **argv, shape_args *a, shape_opts *o)
+{
+    int opt;
+    uint32_t v;
+    cli_getopt_begin();
+    while ((opt = cli_getopt_short(argc, argv, "shape", "u:O:", options)) != -1) {
+        switch (opt) {
+        case 'h': fputs(help, stdout); return -1;
+        case OPT_TEXT: a->text = optarg; break;
+        case OPT_TEXT_FILE: a->text_file = optarg; break;
+        case 'u': a->unicodes = optarg; break;
+        case OPT_CODES:
+            a->codes_given = 1;
+            a->codes[a->num_codes++] = optarg;
+            break;
+        case OPT_FEATURES: a->features = optarg; break;
+        case OPT_DIRECTION:
+            if (!strcmp(optarg, "ltr") || !strcmp(optarg, "rtl"))
+                o->direction = !strcmp(optarg, "rtl");
+            else
+                return cli_bad_value("shape", "--direction", optarg, "expected ltr or rtl");
+            break;
+        case OPT_RTL: o->direction = 1; break;
+        case OPT_LANGUAGE: a->language = optarg; break;
+        case OPT_LANG: a->lang = optarg; break;
+        case OPT_SCRIPT: o->script = optarg; break;
+        case OPT_FONT_SIZE:
+            if (strcmp(optarg, "upem") != 0) {
+                if (cli_opt_uint("shape", "--font-size", optarg, 1, 1000000, &v) != CLI_OK)
+                    return CLI_BAD_INPUT;
+                o->font_size = v;
+            }
+            break;
+        case 'O': if (parse_format("--output-format", optarg, o)) return CLI_BAD_INPUT; break;
+        case OPT_FORMAT: if (parse_format("--format", optarg, o)) return CLI_BAD_INPUT; break;
+        case OPT_JSON: o->format = SHAPE_HB_JSON; break;
+        case OPT_NO_NAMES: o->glyph_names = 0; break;
+        case OPT_NO_CLUSTERS: o->clusters = 0; break;
+        case OPT_NO_POSITIONS: o->positions = 0; break;
+        case OPT_NO_ADVANCES: o->advances = 0; break;
+        case OPT_NED: o->clusters = o->advances = 0; break;
+        case OPT_PPEM:
+            if (cli_opt_uint("shape", "--ppem", optarg, 1, 100000, &v) != CLI_OK)
+                return CLI_BAD_INPUT;
+            o->ppem = v;
+            break;
+        case OPT_JUSTIFY:
+            if (cli_opt_uint("shape", "--justify", optarg, 1, 10000, &o->justify_percent))
+                return CLI_BAD_INPUT;
+            break;
+        case OPT_TRACE: a->want_trace = 1; break;
+        case OPT_ENGINE:
+            if (strcmp(optarg, "fontvm") && strcmp(optarg, "graphite2"))
+                return cli_bad_value("shape", "--engine", optarg, "expected fontvm or graphite2");
+            a->use_graphite2 = !strcmp(optarg, "graphite2");
+            break;
+        case OPT_BENCH: a->want_bench = 1; break;
+        case OPT_REPEAT:
+            if (cli_opt_uint("shape", "--repeat", optarg, 1, BENCH_MAX_REPEAT, &a->repeat))
+                return CLI_BAD_INPUT;
+            break;
+        default: return CLI_BAD_INPUT;
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("shape", "missing FONT");
+    a->path = argv[optind++];
+    if (a->codes_given) {
+        /* gr2fonttest -codes: every argument after the font is a code. */
+        while (optind < argc)
+            a->codes[a->num_codes++] = argv[optind++];
+    } else if (optind < argc) {
+        if (optind + 1 < argc)
+            return cli_usage_error("shape", "one FONT and one TEXT at a time (quote the text)");
+        if (a->text || a->text_file || a->unicodes)
+            return cli_usage_error("shape", "TEXT given together with --text, --text-file or -u");
+        a->text = argv[optind++];
+    }
+    if ((a->text != NULL) + (a->text_file != NULL) + (a->unicodes != NULL) + a->codes_given > 1)
+        return cli_usage_error("shape", "give one of TEXT, --text, --text-file, -u, --codes");
+    if (a->want_bench && (!a->text_file || a->use_graphite2 || a->want_trace))
+        return cli_usage_error("shape", "--bench wants --text-file, without --engine or --trace");
+    if (a->want_trace && a->use_graphite2)
+        return cli_usage_error("shape", "--trace traces fontvm, not graphite2");
+    if (a->features && shape_parse_features(a->features, o) != CLI_OK)
         return CLI_BAD_INPUT;
-    }
-    bench_line *lines = NULL;
-    size_t nl = 0, capl = 0, len = 0, cap = 0;
-    char *buf = NULL;
-    int rc = CLI_OK, ch;
-    do {
-        ch = fgetc(f);
-        if (ch != EOF && ch != '\n') {
-            if (len + 1 >= cap) {
-                size_t ncap = cap ? cap * 2 : 256;
-                char *nb = realloc(buf, ncap);
-                if (!nb) {
-                    rc = CLI_PROBLEM;
-                    break;
-                }
-                buf = nb;
-                cap = ncap;
-            }
-            buf[len++] = (char)ch;
-            continue;
-        }
-        if (ch == EOF && len == 0)
-            break;
-        if (len && buf[len - 1] == '\r')
-            len--;
-        if (nl == capl) {
-            size_t ncap = capl ? capl * 2 : 64;
-            bench_line *nb = realloc(lines, ncap * sizeof *nb);
-            if (!nb) {
-                rc = CLI_PROBLEM;
-                break;
-            }
-            lines = nb;
-            capl = ncap;
-        }
-        lines[nl].cps = malloc((len ? len : 1) * sizeof(uint32_t));
-        if (!lines[nl].cps) {
-            rc = CLI_PROBLEM;
-            break;
-        }
-        lines[nl].n = utf8_decode(buf ? buf : "", len, lines[nl].cps, len);
-        nl++;
-        len = 0;
-    } while (ch != EOF);
-    free(buf);
-    fclose(f);
-    *out = lines;
-    *count = nl;
-    return rc;
+    if (a->language && shape_parse_language(a->language, o) != CLI_OK)
+        return CLI_BAD_INPUT;
+    if (a->lang && grc_parse_tag(a->lang, strlen(a->lang), &o->features.lang) != 0)
+        return cli_bad_value("shape", "--lang", a->lang, "expected a tag of 1 to 4 characters");
+    return CLI_OK;
 }
 
-static void bench_free_lines(bench_line *lines, size_t count)
+/* hb-shape's default direction: the horizontal direction of the script of
+ * the first character that has one (not Common or Inherited: digits,
+ * punctuation, spaces, symbols, combining marks).  Right-to-left scripts
+ * are the blocks listed; the Common and Inherited characters inside them
+ * are skipped. */
+static int is_common_or_inherited(uint32_t c)
 {
-    for (size_t i = 0; i < count; i++)
-        free(lines[i].cps);
-    free(lines);
+    static const uint32_t ranges[][2] = {
+        {0x0000, 0x0040}, {0x005B, 0x0060}, {0x007B, 0x00A9}, {0x00AB, 0x00B9},
+        {0x00BB, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7}, {0x02B9, 0x02DF},
+        {0x02E5, 0x036F}, {0x0589, 0x0589}, {0x0605, 0x0605}, {0x060C, 0x060C},
+        {0x061B, 0x061C}, {0x061F, 0x061F}, {0x0640, 0x0640}, {0x064B, 0x0655},
+        {0x0670, 0x0670}, {0x06DD, 0x06DD}, {0x0964, 0x0965}, {0x0E3F, 0x0E3F},
+        {0x1CD0, 0x1CFF}, {0x1DC0, 0x1DFF}, {0x2000, 0x2BFF}, {0x2E00, 0x2E7F},
+        {0x3000, 0x3004}, {0x3006, 0x3006}, {0x3008, 0x3020}, {0x302A, 0x3037},
+        {0x303C, 0x303F}, {0xFD3E, 0xFD3F}, {0xFE00, 0xFE0F}, {0xFE10, 0xFE6F},
+        {0xFEFF, 0xFEFF}, {0xFF01, 0xFF20}, {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65},
+        {0xFFF0, 0xFFFF}, {0x1F000, 0x1FBFF}, {0xE0000, 0xE01EF}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (c >= ranges[i][0] && c <= ranges[i][1])
+            return 1;
+    return 0;
 }
 
-/* One pass over the lines with fontvm; counts segments made. */
-static double bench_fontvm(engine *e, const shp_opts *o, const bench_line *lines, size_t count,
-                           size_t *made)
+static int is_rtl_script_char(uint32_t c)
 {
-    fv_gr_shape_request req;
-    memset(&req, 0, sizeof req);
-    req.features = o->num_features ? o->features : NULL;
-    req.num_features = o->num_features;
-    req.lang = o->lang;
-    req.rtl = o->rtl;
-    double t0 = cli_tt_now();
-    for (size_t i = 0; i < count; i++) {
-        req.text = lines[i].cps;
-        req.length = lines[i].n;
-        fv_gr_segment *seg = NULL;
-        if (fv_gr_shape(e->face, &req, &seg, NULL) == FV_OK && seg) {
-            (*made)++;
-            fv_gr_segment_free(e->face, seg);
-        }
-    }
-    return cli_tt_now() - t0;
+    return (c >= 0x0590 && c <= 0x08FF) || (c >= 0xFB1D && c <= 0xFDFF) ||
+           (c >= 0xFE70 && c <= 0xFEFE) || (c >= 0x10800 && c <= 0x10FFF) ||
+           (c >= 0x1E800 && c <= 0x1EFFF);
 }
 
-/* The same with graphite2: gr_make_seg with no font (font units), the
- * feature values built once outside the timed loop. */
-static double bench_graphite2(engine *e, const gr_feature_val *fv, const shp_opts *o,
-                              const bench_line *lines, size_t count, size_t *made)
+static int guess_rtl(const uint32_t *text, size_t n)
 {
-    double t0 = cli_tt_now();
-    for (size_t i = 0; i < count; i++) {
-        gr_segment *seg = gr_make_seg(NULL, e->gr, 0, fv, gr_utf32, lines[i].cps, lines[i].n,
-                                      o->rtl);
-        if (seg) {
-            (*made)++;
-            gr_seg_destroy(seg);
-        }
-    }
-    return cli_tt_now() - t0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_common_or_inherited(text[i]))
+            return is_rtl_script_char(text[i]);
+    return 0;
 }
-
-/* fontvm and graphite2 alternate pass by pass, so both see the same
- * machine state (caches, frequency) over the run. */
-static int run_bench(engine *e, const shp_opts *o, const char *path, const char *text_file,
-                     uint32_t repeat)
-{
-    bench_line *lines = NULL;
-    size_t count = 0;
-    int rc = bench_read_lines(text_file, &lines, &count);
-    if (rc) {
-        bench_free_lines(lines, count);
-        return rc;
-    }
-    gr_feature_val *fv = gr_face_featureval_for_lang(e->gr, o->lang);
-    if (!fv) {
-        bench_free_lines(lines, count);
-        fprintf(stderr, "fontvm shape: graphite2 has no feature values for %s\n", path);
-        return CLI_PROBLEM;
-    }
-    for (size_t i = 0; i < o->num_features; i++) {
-        const gr_feature_ref *ref = gr_face_find_fref(e->gr, o->features[i].id);
-        if (ref)
-            gr_fref_set_feature_value(ref, (gr_uint16)o->features[i].value, fv);
-    }
-    /* Other work on the machine only ever slows a pass down, so the fastest
-     * pass of each engine is the measure (the mean is printed too). */
-    double t_fv = 0, t_gr = 0, best_fv = 0, best_gr = 0;
-    size_t made_fv = 0, made_gr = 0;
-    for (uint32_t r = 0; r < repeat; r++) {
-        double a = bench_fontvm(e, o, lines, count, &made_fv);
-        double b = bench_graphite2(e, fv, o, lines, count, &made_gr);
-        t_fv += a;
-        t_gr += b;
-        best_fv = r == 0 || a < best_fv ? a : best_fv;
-        best_gr = r == 0 || b < best_gr ? b : best_gr;
-    }
-    gr_featureval_destroy(fv);
-    bench_free_lines(lines, count);
-    double segs = (double)count;
-    double sps_fv = best_fv > 0 ? segs / best_fv : 0, sps_gr = best_gr > 0 ? segs / best_gr : 0;
-    double mean_fv = t_fv > 0 ? segs * repeat / t_fv : 0, mean_gr = t_gr > 0 ? segs * repeat / t_gr : 0;
-    printf("font: %s\ntext: %s (%zu lines) x %u passes\n", path, text_file, count, (unsigned)repeat);
-    printf("           best pass segments/s    mean segments/s   segments made\n");
-    printf("fontvm     %20.0f %18.0f %15zu\n", sps_fv, mean_fv, made_fv);
-    printf("graphite2  %20.0f %18.0f %15zu\n", sps_gr, mean_gr, made_gr);
-    printf("ratio fontvm/graphite2: %.2f (best), %.2f (mean)\n", sps_gr > 0 ? sps_fv / sps_gr : 0.0,
-           mean_gr > 0 ? mean_fv / mean_gr : 0.0);
-    return made_fv == made_gr ? CLI_OK : CLI_PROBLEM;
-}
-#endif
-
-/* ---- driver ---- */
 
 typedef struct shape_job {
-    engine e;
-    shp_opts o;
-    int use_graphite2;
-    shp_trace *trace;
+    shape_opts o;
+    fv_gr_face *face;
+    shape_ref *ref;
+    shape_trace *trace;
+    shape_printer printer;
     uint32_t *cps;
+    size_t segments;
     int failures;
-    int feature_known[SHAPE_MAX_FEATURES];
 } shape_job;
 
-static void shape_one(shape_job *j, const char *line, size_t line_len, const uint32_t *text,
-                      size_t n)
+static void shape_segment(shape_job *j, const char *line, size_t len, const uint32_t *text,
+                          size_t n)
 {
-    shp_result r;
-    memset(&r, 0, sizeof r);
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    if (j->use_graphite2)
-        shape_graphite2(&j->e, &j->o, text, n, &r);
-    else
-#endif
-    {
-        if (j->trace) {
-            fprintf(stdout, "trace: %.*s\n", (int)line_len, line);
-            j->trace->pending_rule = j->trace->pending_pass = -1;
+    int rtl = j->o.direction >= 0 ? j->o.direction : guess_rtl(text, n);
+    int hb_format = j->o.format == SHAPE_HB_TEXT || j->o.format == SHAPE_HB_JSON;
+    /* COMPAT(harfbuzz): HarfBuzz asks graphite2 for a right-to-left
+     * segment without its bidi pass (gr_make_seg direction 3), having
+     * ordered the text itself; gr2fonttest -rtl asks with it (1). */
+    grc_request req = {text, n, &j->o.features, rtl ? (hb_format ? 3 : 1) : 0};
+    grc_run run;
+    memset(&run, 0, sizeof run);
+    j->segments++;
+    int hb_empty = n == 0 && hb_format;
+    if (!hb_empty) {
+        if (j->trace)
+            shape_trace_begin(j->trace, line, len);
+        if (j->ref)
+            shape_ref_shape(j->ref, &req, &run);
+        else if (j->face)
+            grc_fv_shape_justified(j->face, &req, (float)j->o.justify_percent, &run);
+        else
+            snprintf(run.error, sizeof run.error, "the font has no usable Graphite tables");
+        if (j->trace)
+            shape_trace_end(j->trace);
+        if (!run.ok) {
+            j->failures++;
+            if (hb_format && j->face)
+                fprintf(stderr, "fontvm shape: segment %zu: %s\n", j->segments, run.error);
         }
-        shape_fontvm(&j->e, &j->o, text, n, &r);
-        if (j->trace && (j->trace->len || j->trace->pending_rule >= 0))
-            trace_flush_failed(j->trace);
     }
-    if (!r.ok)
-        j->failures++;
-    switch (j->o.format) {
-    case FMT_GR2LOG: print_gr2log(stdout, &j->o, j->feature_known, text, n, &r); break;
-    case FMT_JSON: print_json(stdout, line, line_len, &r); break;
-    case FMT_TEXT: print_text(stdout, &r); break;
-    }
-    result_free(&r);
+    shape_print(&j->printer, text, n, rtl, &run);
+    grc_run_free(&run);
 }
 
-static int shape_file(shape_job *j, const char *path)
+static int shape_lines(shape_job *j, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "fontvm shape: cannot open %s: %s\n", path, strerror(errno));
-        return CLI_BAD_INPUT;
+    cli_lines lines;
+    int rc = cli_read_lines("shape", path, &lines);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t i = 0; i < lines.count; i++) {
+        size_t n = grc_utf8_decode(lines.lines[i].text, lines.lines[i].len, j->cps, SHAPE_MAX_CHARS);
+        shape_segment(j, lines.lines[i].text, lines.lines[i].len, j->cps, n);
     }
-    char *line = NULL;
-    size_t cap = 0;
-    int rc = CLI_OK;
-    for (;;) {
-        size_t len = 0;
-        int ch;
-        while ((ch = fgetc(f)) != EOF && ch != '\n') {
-            if (len + 1 >= cap) {
-                size_t ncap = cap ? cap * 2 : 256;
-                char *nl = realloc(line, ncap);
-                if (!nl) {
-                    rc = CLI_PROBLEM;
-                    goto done;
-                }
-                line = nl;
-                cap = ncap;
-            }
-            line[len++] = (char)ch;
-        }
-        if (ch == EOF && len == 0)
-            break;
-        if (len && line[len - 1] == '\r')
-            len--;
-        size_t n = utf8_decode(line ? line : "", len, j->cps, SHAPE_MAX_CHARS);
-        shape_one(j, line ? line : "", len, j->cps, n);
-        if (ch == EOF)
-            break;
-    }
-done:
-    free(line);
-    fclose(f);
+    cli_lines_free(&lines);
+    return CLI_OK;
+}
+
+static int run_bench(shape_job *j, const shape_args *a)
+{
+    cli_lines lines;
+    int rc = cli_read_lines("shape", a->text_file, &lines);
+    if (rc == CLI_OK)
+        rc = shape_ref_bench(j->ref, j->face, &j->o, a->path, a->text_file, &lines, a->repeat);
+    cli_lines_free(&lines);
     return rc;
+}
+
+/* The codes of --codes / -u as one segment. */
+static int shape_codes(shape_job *j, const shape_args *a)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->num_codes; i++) {
+        long got = cli_parse_unicodes("shape", "--codes", a->codes[i], j->cps + n, SHAPE_MAX_CHARS - n);
+        if (got < 0)
+            return CLI_BAD_INPUT;
+        n += (size_t)got;
+    }
+    if (a->unicodes) {
+        long got = cli_parse_unicodes("shape", "--unicodes", a->unicodes, j->cps, SHAPE_MAX_CHARS);
+        if (got < 0)
+            return CLI_BAD_INPUT;
+        n = (size_t)got;
+    }
+    shape_segment(j, "", 0, j->cps, n);
+    return CLI_OK;
 }
 
 int cmd_shape(int argc, char **argv)
 {
-    const char *path = NULL, *text = NULL, *text_file = NULL, *features = NULL, *lang = NULL;
-    int codes_from = -1, codes_to = -1, want_trace = 0;
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    int want_bench = 0;
-    uint32_t repeat = BENCH_DEFAULT_REPEAT;
-#endif
-    shp_trace trace;
-    memset(&trace, 0, sizeof trace);
-    trace.out = stdout;
-    trace.pending_rule = trace.pending_pass = -1;
+    shape_args a;
+    memset(&a, 0, sizeof a);
+    a.repeat = BENCH_DEFAULT_REPEAT;
     shape_job j;
     memset(&j, 0, sizeof j);
-    j.o.format = FMT_TEXT;
+    j.o.direction = -1;
+    j.o.format = SHAPE_HB_TEXT;
     j.o.ppem = 12;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i + 1 < argc;
-        if (cli_is_help(a)) {
-            fputs(help, stdout);
-            return CLI_OK;
-        } else if (!strcmp(a, "--text") && has_value) {
-            text = argv[++i];
-        } else if (!strcmp(a, "--text-file") && has_value) {
-            text_file = argv[++i];
-        } else if (!strcmp(a, "--codes")) {
-            codes_from = i + 1;
-            while (i + 1 < argc && argv[i + 1][0] != '-')
-                i++;
-            codes_to = i + 1;
-        } else if (!strcmp(a, "--features") && has_value) {
-            features = argv[++i];
-        } else if (!strcmp(a, "--lang") && has_value) {
-            lang = argv[++i];
-        } else if (!strcmp(a, "--rtl")) {
-            j.o.rtl = 1;
-        } else if (!strcmp(a, "--json")) {
-            j.o.format = FMT_JSON;
-        } else if (!strcmp(a, "--trace")) {
-            want_trace = 1;
-        } else if (!strcmp(a, "--format") && has_value) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "gr2log"))
-                j.o.format = FMT_GR2LOG;
-            else if (!strcmp(f, "json"))
-                j.o.format = FMT_JSON;
-            else if (!strcmp(f, "text"))
-                j.o.format = FMT_TEXT;
-            else
-                return cli_usage_error("shape", "--format is json, gr2log or text");
-        } else if (!strcmp(a, "--justify") && has_value) {
-            if (cli_parse_uint(argv[++i], 10000, &j.o.justify_percent) || j.o.justify_percent == 0)
-                return cli_usage_error("shape", "--justify needs a positive percentage");
-        } else if (!strcmp(a, "--ppem") && has_value) {
-            uint32_t p;
-            if (cli_parse_uint(argv[++i], 100000, &p) || p == 0)
-                return cli_usage_error("shape", "--ppem needs a positive number");
-            j.o.ppem = p;
-#ifdef FONTVM_CLI_WITH_REFERENCES
-        } else if (!strcmp(a, "--engine") && has_value) {
-            const char *e = argv[++i];
-            if (!strcmp(e, "graphite2"))
-                j.use_graphite2 = 1;
-            else if (strcmp(e, "fontvm"))
-                return cli_usage_error("shape", "--engine is fontvm or graphite2");
-        } else if (!strcmp(a, "--bench")) {
-            want_bench = 1;
-        } else if (!strcmp(a, "--repeat") && has_value) {
-            if (cli_parse_uint(argv[++i], BENCH_MAX_REPEAT, &repeat) || repeat == 0)
-                return cli_usage_error("shape", "--repeat needs a positive count");
-#endif
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("shape", "unknown option or missing value");
-        } else if (!path) {
-            path = a;
-        } else {
-            return cli_usage_error("shape", "one font at a time");
-        }
-    }
-    if (!path)
-        return cli_usage_error("shape", "missing FONT");
-    if ((text != NULL) + (text_file != NULL) + (codes_from >= 0) != 1)
-        return cli_usage_error("shape", "give exactly one of --text, --text-file, --codes");
-    if (features) {
-        int rc = parse_features(features, &j.o);
-        if (rc)
-            return rc;
-    }
-    if (lang && parse_tag(lang, strlen(lang), &j.o.lang))
-        return cli_usage_error("shape", "--lang wants a tag of 1-4 characters");
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    if (want_bench && (!text_file || j.use_graphite2 || want_trace))
-        return cli_usage_error("shape", "--bench wants --text-file, without --engine or --trace");
-#endif
-    if (want_trace && j.use_graphite2)
-        return cli_usage_error("shape", "--trace traces fontvm, not graphite2");
-
+    j.o.glyph_names = j.o.clusters = j.o.positions = j.o.advances = 1;
+    a.codes = calloc((size_t)argc + 1, sizeof *a.codes);
     j.cps = malloc(SHAPE_MAX_CHARS * sizeof *j.cps);
-    if (!j.cps)
-        return CLI_PROBLEM;
-    int rc = cli_open_font(path, 0, &j.e.font);
-    if (rc) {
-        free(j.cps);
-        return rc;
-    }
-    j.o.upem = fv_font_units_per_em(j.e.font);
-    fv_error err;
-    fv_error_clear(&err);
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    if (j.use_graphite2 || want_bench) {
-        j.e.gr = gr_make_file_face(path, gr_face_preloadAll);
-        if (!j.e.gr) {
-            fprintf(stderr, "fontvm shape: graphite2 cannot load %s\n", path);
-            rc = CLI_BAD_INPUT;
-            goto done;
-        }
-    }
-    if (!j.use_graphite2)
-#endif
-    {
-        if (fv_gr_face_new(j.e.font, &j.e.face, &err) != FV_OK) {
-            rc = cli_fail(path, &err);
-            goto done;
-        }
-        if (want_trace) {
-            j.trace = &trace;
-            fv_gr_set_trace(j.e.face, trace_event, &trace, NULL);
-        }
-    }
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    if (want_bench) {
-        rc = run_bench(&j.e, &j.o, path, text_file, repeat);
+    fv_font *font = NULL;
+    cli_names *names = NULL;
+    int rc = !a.codes || !j.cps ? CLI_PROBLEM : parse_options(argc, argv, &a, &j.o);
+    if (rc != CLI_OK) {
+        rc = rc < 0 ? CLI_OK : rc; /* --help */
         goto done;
     }
-#endif
-    for (size_t i = 0; i < j.o.num_features; i++) {
-#ifdef FONTVM_CLI_WITH_REFERENCES
-        if (j.use_graphite2) {
-            j.feature_known[i] = gr_face_find_fref(j.e.gr, j.o.features[i].id) != NULL;
-            continue;
-        }
-#endif
-        /* COMPAT(graphite2): gr2fonttest echoes only the features the font
-         * declares; fontvm's API does not list them yet, so all are echoed. */
-        j.feature_known[i] = 1;
-    }
-    if (text) {
-        size_t n = utf8_decode(text, strlen(text), j.cps, SHAPE_MAX_CHARS);
-        shape_one(&j, text, strlen(text), j.cps, n);
-    } else if (text_file) {
-        rc = shape_file(&j, text_file);
+    if ((rc = cli_open_font(a.path, 0, &font)) != CLI_OK)
+        goto done;
+    j.o.upem = fv_font_units_per_em(font);
+    fv_error err;
+    fv_error_clear(&err);
+    if (fv_gr_face_new(font, &j.face, &err) != FV_OK) {
+        j.face = NULL;
+        rc = cli_fail(a.path, &err);
+        /* hb-shape shapes every line of such a font and fails each (exit
+         * 1); in its formats, so does fontvm, after the one line above. */
+        int hb_format = j.o.format == SHAPE_HB_TEXT || j.o.format == SHAPE_HB_JSON;
+        if (!hb_format || a.use_graphite2 || a.want_bench || a.want_trace)
+            goto done;
+        rc = CLI_OK;
     } else {
-        size_t n = 0;
-        for (int i = codes_from; i < codes_to && n < SHAPE_MAX_CHARS; i++) {
-            char *end;
-            errno = 0;
-            unsigned long c = strtoul(argv[i], &end, 16);
-            if (errno || *end || c > 0x10ffff) {
-                rc = cli_usage_error("shape", "--codes wants hex code points");
-                goto done;
-            }
-            j.cps[n++] = (uint32_t)c;
-        }
-        shape_one(&j, "", 0, j.cps, n);
+        shape_check_features(j.face, &j.o);
     }
+    if ((a.use_graphite2 || a.want_bench) && (rc = shape_ref_open(font, a.path, &j.ref)) != CLI_OK)
+        goto done;
+    if (a.want_bench) {
+        rc = run_bench(&j, &a);
+        goto done;
+    }
+    if (a.want_trace) {
+        j.trace = shape_trace_new(stdout, j.face);
+        if (!j.trace) {
+            rc = CLI_PROBLEM;
+            goto done;
+        }
+        fv_gr_set_trace(j.face, shape_trace_event, j.trace, NULL);
+    }
+    names = cli_names_open(font);
+    j.printer.out = stdout;
+    j.printer.o = &j.o;
+    j.printer.names = names;
+    if (a.text)
+        shape_segment(&j, a.text, strlen(a.text), j.cps,
+                      grc_utf8_decode(a.text, strlen(a.text), j.cps, SHAPE_MAX_CHARS));
+    else if (a.codes_given || a.unicodes)
+        rc = shape_codes(&j, &a);
+    else
+        rc = shape_lines(&j, a.text_file ? a.text_file : "/dev/stdin");
     if (rc == CLI_OK && j.failures)
         rc = CLI_PROBLEM;
+    if (fflush(stdout) != 0 && rc == CLI_OK)
+        rc = CLI_PROBLEM;
 done:
-#ifdef FONTVM_CLI_WITH_REFERENCES
-    if (j.e.gr)
-        gr_face_destroy(j.e.gr);
-#endif
-    if (j.e.face)
-        fv_gr_face_free(j.e.face);
-    fv_font_close(j.e.font);
-    free(trace.pending);
+    if (j.face)
+        fv_gr_set_trace(j.face, NULL, NULL, NULL);
+    shape_trace_free(j.trace);
+    shape_ref_close(j.ref);
+    cli_names_close(names);
+    if (j.face)
+        fv_gr_face_free(j.face);
+    fv_font_close(font);
     free(j.cps);
+    free(a.codes);
     return rc;
 }

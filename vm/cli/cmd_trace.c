@@ -27,11 +27,11 @@ typedef struct trace_state {
     /* The stack after the previous instruction: the next one's "before". */
     int32_t top[TRACE_STACK_SHOWN];
     uint32_t depth;
-    fv_program last_program;
+    int seen;    /* an instruction has run: depth and top are its stack */
 } trace_state;
 
 /* "[.. 3 412]": the top values, the deepest shown first; "?" for values
- * not known (the first instruction after a program switch). */
+ * not known (a stack this trace has not seen being built). */
 static void stack_text(const int32_t *top, uint32_t depth, int known, char *buf, size_t size)
 {
     uint32_t shown = depth < TRACE_STACK_SHOWN ? depth : TRACE_STACK_SHOWN;
@@ -51,21 +51,24 @@ static void stack_text(const int32_t *top, uint32_t depth, int known, char *buf,
 static void on_event(void *user, const fv_tt_trace_event *ev)
 {
     trace_state *ts = user;
-    if (ts->glyf_only && ev->program != FV_PROG_GLYF)
-        return;
-    ts->count++;
-    /* "before": what the previous instruction left, when it is the same
-     * program run and the depths agree; otherwise the values are unknown. */
+    /* "before" is what the previous instruction left: the stack is one for
+     * all programs of a run, so after a CALL the function starts on the
+     * stack the CALL left (the instruction before may be in another
+     * program).  Only when the depths disagree (a new run) is it unknown. */
     char before[96], after[96];
-    int known = ev->stack_depth_before == 0 ||
-                (ev->program == ts->last_program && ts->depth == ev->stack_depth_before);
-    stack_text(ts->top, ev->stack_depth_before, known, before, sizeof before);
+    int known = ev->stack_depth_before == 0 || (ts->seen && ts->depth == ev->stack_depth_before);
+    int shown = !ts->glyf_only || ev->program == FV_PROG_GLYF;
+    if (shown)
+        stack_text(ts->top, ev->stack_depth_before, known, before, sizeof before);
 
-    uint32_t shown = ev->stack_depth < TRACE_STACK_SHOWN ? ev->stack_depth : TRACE_STACK_SHOWN;
-    for (uint32_t i = 0; i < shown; i++)
+    uint32_t top = ev->stack_depth < TRACE_STACK_SHOWN ? ev->stack_depth : TRACE_STACK_SHOWN;
+    for (uint32_t i = 0; i < top; i++)
         ts->top[i] = ev->stack[ev->stack_depth - 1 - i];
     ts->depth = ev->stack_depth;
-    ts->last_program = ev->program;
+    ts->seen = 1;
+    if (!shown)
+        return;
+    ts->count++;
     stack_text(ts->top, ev->stack_depth, 1, after, sizeof after);
 
     char where[48];
@@ -139,8 +142,8 @@ int cmd_trace(int argc, char **argv)
         case 'm': mode_s = optarg; break;
         case 'g': glyph_s = optarg; break;
         case 'f':
-            if (cli_parse_uint(optarg, UINT32_MAX, &face_index))
-                return cli_usage_error("trace", "--face expects a face index");
+            if (cli_opt_uint("trace", "--face", optarg, 0, 0xFFFF, &face_index))
+                return CLI_BAD_INPUT;
             break;
         default: return CLI_BAD_INPUT;
         }
@@ -153,8 +156,10 @@ int cmd_trace(int argc, char **argv)
     fv_tt_size_request req;
     if (cli_tt_request("trace", ppem, mode_s, pedantic, &req) != CLI_OK)
         return CLI_BAD_INPUT;
-    if (!glyph_s || cli_parse_uint(glyph_s, UINT32_MAX, &gid))
-        return cli_usage_error("trace", "--glyph expects a glyph id");
+    if (!glyph_s)
+        return cli_usage_error("trace", "missing --glyph (a glyph id)");
+    if (cli_opt_uint("trace", "--glyph", glyph_s, 0, UINT32_MAX, &gid) != CLI_OK)
+        return CLI_BAD_INPUT;
 
     trace_state ts;
     memset(&ts, 0, sizeof ts);
@@ -166,13 +171,8 @@ int cmd_trace(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     fv_error err;
-    if (gid >= fv_font_glyph_count(ss.font)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "glyph %lu is beyond the font's %lu glyphs", (unsigned long)gid,
-                 (unsigned long)fv_font_glyph_count(ss.font));
-        rc = cli_usage_error("trace", msg);
+    if ((rc = cli_check_glyph("trace", "--glyph", gid, fv_font_glyph_count(ss.font))) != CLI_OK)
         goto done;
-    }
     fv_tt_exec_set_trace(ss.exec, on_event, &ts);
     if (fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
         ss.size = NULL;

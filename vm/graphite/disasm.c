@@ -1,9 +1,155 @@
 /* Graphite disassembler: walks the verified code with the opcode table. */
+#include <stdio.h>
 #include <string.h>
 
 #include "graphite/disasm.h"
 #include "graphite/grv.h"
 #include "sfnt/font.h"
+
+/* Slot attribute names as the Graphite documentation writes them
+ * (graphite2's gr_attrCode without its prefix); NULL where it names none
+ * (the justification levels 2 and 3). */
+static const char *slot_attr_name(uint32_t a)
+{
+    static const char *const names[GRV_SLAT_MAX] = {
+        [GRV_SLAT_ADVX] = "advX", [GRV_SLAT_ADVY] = "advY", [GRV_SLAT_ATTTO] = "attTo",
+        [GRV_SLAT_ATTX] = "attX", [GRV_SLAT_ATTY] = "attY", [GRV_SLAT_ATTGPT] = "attGpt",
+        [GRV_SLAT_ATTXOFF] = "attXOff", [GRV_SLAT_ATTYOFF] = "attYOff",
+        [GRV_SLAT_ATTWITHX] = "attWithX", [GRV_SLAT_ATTWITHY] = "attWithY",
+        [GRV_SLAT_WITHGPT] = "withGpt", [GRV_SLAT_ATTWITHXOFF] = "attWithXOff",
+        [GRV_SLAT_ATTWITHYOFF] = "attWithYOff", [GRV_SLAT_ATTLEVEL] = "attLevel",
+        [GRV_SLAT_BREAK] = "breakweight", [GRV_SLAT_COMPREF] = "compRef", [GRV_SLAT_DIR] = "dir",
+        [GRV_SLAT_INSERT] = "insert", [GRV_SLAT_POSX] = "posX", [GRV_SLAT_POSY] = "posY",
+        [GRV_SLAT_SHIFTX] = "shiftX", [GRV_SLAT_SHIFTY] = "shiftY",
+        [GRV_SLAT_USERDEFNV1] = "userDefnV1", [GRV_SLAT_MEASURESOL] = "measureSol",
+        [GRV_SLAT_MEASUREEOL] = "measureEol", [GRV_SLAT_JSTRETCH] = "jStretch",
+        [GRV_SLAT_JSHRINK] = "jShrink", [GRV_SLAT_JSTEP] = "jStep", [GRV_SLAT_JWEIGHT] = "jWeight",
+        [GRV_SLAT_JWIDTH] = "jWidth", [GRV_SLAT_SEGSPLIT] = "segSplit",
+        [GRV_SLAT_USERDEFN] = "userDefn", [GRV_SLAT_BIDILEVEL] = "bidiLevel",
+        [GRV_SLAT_COLFLAGS] = "colFlags", [GRV_SLAT_COLFLAGS + 1] = "colLimitblx",
+        [GRV_SLAT_COLFLAGS + 2] = "colLimitbly", [GRV_SLAT_COLFLAGS + 3] = "colLimittrx",
+        [GRV_SLAT_COLFLAGS + 4] = "colLimittry", [GRV_SLAT_COLFLAGS + 5] = "colShiftx",
+        [GRV_SLAT_COLFLAGS + 6] = "colShifty", [GRV_SLAT_COLFLAGS + 7] = "colMargin",
+        [GRV_SLAT_COLFLAGS + 8] = "colMarginWt", [GRV_SLAT_COLFLAGS + 9] = "colExclGlyph",
+        [GRV_SLAT_COLFLAGS + 10] = "colExclOffx", [GRV_SLAT_COLFLAGS + 11] = "colExclOffy",
+        [GRV_SLAT_COLFLAGS + 12] = "seqClass", [GRV_SLAT_COLFLAGS + 13] = "seqProxClass",
+        [GRV_SLAT_COLFLAGS + 14] = "seqOrder", [GRV_SLAT_COLFLAGS + 15] = "seqAboveXoff",
+        [GRV_SLAT_COLFLAGS + 16] = "seqAboveWt", [GRV_SLAT_COLFLAGS + 17] = "seqBelowXlim",
+        [GRV_SLAT_COLFLAGS + 18] = "seqBelowWt", [GRV_SLAT_COLFLAGS + 19] = "seqValignHt",
+        [GRV_SLAT_COLFLAGS + 20] = "seqValignWt"};
+    return a < GRV_SLAT_MAX ? names[a] : NULL;
+}
+
+/* Glyph metric names (the GDL's glyph metrics). */
+static const char *metric_name(uint32_t m)
+{
+    static const char *const names[GRV_MET_COUNT] = {
+        [GRV_MET_LSB] = "lsb", [GRV_MET_RSB] = "rsb", [GRV_MET_BBTOP] = "bbTop",
+        [GRV_MET_BBBOTTOM] = "bbBottom", [GRV_MET_BBLEFT] = "bbLeft",
+        [GRV_MET_BBRIGHT] = "bbRight", [GRV_MET_BBHEIGHT] = "bbHeight",
+        [GRV_MET_BBWIDTH] = "bbWidth", [GRV_MET_ADVWIDTH] = "advWidth",
+        [GRV_MET_ADVHEIGHT] = "advHeight", [GRV_MET_ASCENT] = "ascent",
+        [GRV_MET_DESCENT] = "descent"};
+    return m < GRV_MET_COUNT ? names[m] : NULL;
+}
+
+/* The command's name as the "Stack Machine Commands" table writes it
+ * (AttrSet, PushSlotAttr): the opcode list's name in CamelCase, with the
+ * table's own spelling of the words below. */
+static void command_name(int op, char *buf, size_t size)
+{
+    static const struct { const char *word, *as; } words[] = {
+        {"IATTR", "IAttr"}, {"ISLOT", "ISlot"}, {"IGLYPH", "IGlyph"}, {"CNTXT", "Context"},
+        {"GATTR", "GlyphAttr"}, {"BITOR", "BitOr"}, {"BITAND", "BitAnd"}, {"BITNOT", "BitNot"},
+        {"SETBITS", "SetBits"}, {"8BIT", "8bit"}};
+    if (op == GRV_OP_NOT_EQ) {
+        snprintf(buf, size, "NotEqu");
+        return;
+    }
+    const char *name = grv_ops[op].name;
+    size_t used = 0;
+    buf[0] = '\0';
+    while (*name && used < size) {
+        size_t len = strcspn(name, "_");
+        char word[16];
+        snprintf(word, sizeof word, "%.*s", (int)len, name);
+        const char *as = NULL;
+        for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+            if (strcmp(words[w].word, word) == 0)
+                as = words[w].as;
+        if (!as) {
+            for (size_t i = 1; word[i]; i++)
+                if (word[i] >= 'A' && word[i] <= 'Z')
+                    word[i] = (char)(word[i] - 'A' + 'a');
+            as = word;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s", as);
+        name += len;
+        if (*name == '_')
+            name++;
+    }
+}
+
+size_t grv_format_insn(fv_span s, size_t pc, char *buf, size_t size)
+{
+    if (pc >= s.len || size == 0)
+        return 0;
+    int op = s.data[pc];
+    if (op >= GRV_OP_COUNT) {
+        snprintf(buf, size, ".byte 0x%02x", op);
+        return 1;
+    }
+    const grv_opinfo *oi = &grv_ops[op];
+    size_t n = oi->args < 0 ? (pc + 1 < s.len ? 1u + s.data[pc + 1] : 0u) : (size_t)oi->args;
+    if (pc + 1 + n > s.len)
+        n = s.len - pc - 1;
+    char name[40];
+    command_name(op, name, sizeof name);
+    size_t used = (size_t)snprintf(buf, size, "%s", name);
+    const uint8_t *p = s.data + pc + 1;
+    size_t k = 0;
+    int firstarg = 1;
+    /* The first argument of the attribute and metric commands is named. */
+    int names_attr = op == GRV_OP_ATTR_SET || op == GRV_OP_ATTR_ADD || op == GRV_OP_ATTR_SUB ||
+                     op == GRV_OP_ATTR_SET_SLOT || op == GRV_OP_IATTR_SET_SLOT ||
+                     op == GRV_OP_PUSH_SLOT_ATTR || op == GRV_OP_PUSH_ISLOT_ATTR ||
+                     op == GRV_OP_IATTR_SET || op == GRV_OP_IATTR_ADD || op == GRV_OP_IATTR_SUB;
+    int names_metric = op == GRV_OP_PUSH_GLYPH_METRIC || op == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC;
+    for (const char *f = oi->fmt; *f && k < n && used < size; f++) {
+        if (*f == '*') {
+            unsigned cnt = p[k++];
+            used += (size_t)snprintf(buf + used, size - used, "%s%u:", firstarg ? " " : ", ", cnt);
+            for (unsigned j = 0; j < cnt && k < n && used < size; j++)
+                used += (size_t)snprintf(buf + used, size - used, " %d", (int)(int8_t)p[k++]);
+            firstarg = 0;
+            continue;
+        }
+        size_t w = (*f == 'h' || *f == 'H') ? 2 : (*f == 'l' ? 4 : 1);
+        if (k + w > n)
+            break;
+        long v;
+        if (w == 1)
+            v = *f == 'b' ? (long)(int8_t)p[k] : (long)p[k];
+        else if (w == 2)
+            v = *f == 'h' ? (long)(int16_t)(uint16_t)(p[k] << 8 | p[k + 1])
+                          : (long)(p[k] << 8 | p[k + 1]);
+        else
+            v = (long)(int32_t)((uint32_t)p[k] << 24 | (uint32_t)p[k + 1] << 16 |
+                                (uint32_t)p[k + 2] << 8 | p[k + 3]);
+        const char *label = NULL;
+        if (firstarg && names_attr)
+            label = slot_attr_name((uint32_t)v);
+        else if (firstarg && names_metric)
+            label = metric_name((uint32_t)v);
+        if (label)
+            used += (size_t)snprintf(buf + used, size - used, " %s", label);
+        else
+            used += (size_t)snprintf(buf + used, size - used, "%s%ld", firstarg ? " " : ", ", v);
+        firstarg = 0;
+        k += w;
+    }
+    return 1 + n;
+}
 
 static void print_code(FILE *out, const char *label, grv_code code)
 {
@@ -11,49 +157,11 @@ static void print_code(FILE *out, const char *label, grv_code code)
     if (!s.len)
         return;
     fprintf(out, "    %s @0x%x (%zu bytes)\n", label, code.offset, s.len);
-    size_t pc = 0;
-    while (pc < s.len) {
-        int op = s.data[pc];
-        if (op >= GRV_OP_COUNT) {
-            fprintf(out, "      %4zu: .byte 0x%02x\n", pc, op);
-            pc++;
-            continue;
-        }
-        const grv_opinfo *oi = &grv_ops[op];
-        size_t n = oi->args < 0 ? (pc + 1 < s.len ? 1u + s.data[pc + 1] : 0u) : (size_t)oi->args;
-        if (pc + 1 + n > s.len)
-            n = s.len - pc - 1;
-        fprintf(out, "      %4zu: %s", pc, oi->name);
-        const uint8_t *p = s.data + pc + 1;
-        size_t k = 0;
-        int firstarg = 1;
-        for (const char *f = oi->fmt; *f && k < n; f++) {
-            long v;
-            if (*f == '*') {
-                unsigned cnt = p[k++];
-                fprintf(out, "%s%u:", firstarg ? " " : ", ", cnt);
-                for (unsigned j = 0; j < cnt && k < n; j++)
-                    fprintf(out, " %d", (int)(int8_t)p[k++]);
-                firstarg = 0;
-                continue;
-            }
-            size_t w = (*f == 'h' || *f == 'H') ? 2 : (*f == 'l' ? 4 : 1);
-            if (k + w > n)
-                break;
-            if (w == 1)
-                v = *f == 'b' ? (long)(int8_t)p[k] : (long)p[k];
-            else if (w == 2)
-                v = *f == 'h' ? (long)(int16_t)(uint16_t)(p[k] << 8 | p[k + 1])
-                              : (long)(p[k] << 8 | p[k + 1]);
-            else
-                v = (long)(int32_t)((uint32_t)p[k] << 24 | (uint32_t)p[k + 1] << 16 |
-                                    (uint32_t)p[k + 2] << 8 | p[k + 3]);
-            fprintf(out, "%s%ld", firstarg ? " " : ", ", v);
-            firstarg = 0;
-            k += w;
-        }
-        fputc('\n', out);
-        pc += 1 + n;
+    for (size_t pc = 0; pc < s.len;) {
+        char text[256];
+        size_t len = grv_format_insn(s, pc, text, sizeof text);
+        fprintf(out, "      %4zu: %s\n", pc, text);
+        pc += len ? len : 1;
     }
 }
 
