@@ -121,4 +121,51 @@ check "text from standard input" '^\[u1000=0\+1002\|u102C=1\+421\]$' out
 expect 0 0 "shape --format table records script and language" -- "$FONTVM" shape "$padauk" "ကာ" --format table --script Mymr --language my
 check "table header" '^direction: ltr  script: Mymr  language: my$' out
 
+
+# hint: a readable listing by default; JSON with contours and flags; any
+# number of glyphs, by id, range, name or character.
+expect 0 0 "hint listing" -- "$FONTVM" hint "$font" --ppem 12 --glyphs A
+check "listing header" '^glyph 36 \(A\): advance 512 \(8.00 px\), 2 contours, 11 points$' out
+check "listing contour" '^  contour 1: points 3-10$' out
+check "listing point with flag" '^        5  on       519       0   \(   8.109,    0.000\)$' out
+expect 0 0 "hint --json contours and flags" -- "$FONTVM" hint "$font" --ppem 12 --text A --json
+check "JSON contours/flags" '"contours":\[2,10\],"flags":\[1,1,1,1,1,1,1,1,1,1,1\],"error":null\}$' out
+seq -s, 0 999 >"$tmp/ids"
+expect 0 0 "hint 1000 glyph ids" -- "$FONTVM" hint "$font" --ppem 12 --glyphs "$(cat "$tmp/ids")" --quiet
+check "1000 glyphs hinted" "hinted 1000 glyphs at 12 ppem" out
+expect 0 0 "hint by name, gidN, range and -u" -- "$FONTVM" hint "$font" --ppem=12 --glyphs A,gid37,38-39 --json
+[ "$(cut -d, -f1 "$tmp/out" | tr '\n' ' ')" = '{"gid":36 {"gid":37 {"gid":38 {"gid":39 ' ] || { echo "FAIL: glyph order"; fails=$((fails + 1)); }
+expect 0 0 "hint -u" -- "$FONTVM" hint "$font" --ppem 12 -u U+41,U+42 --json
+[ "$(cut -d, -f1 "$tmp/out" | tr '\n' ' ')" = '{"gid":36 {"gid":37 ' ] || { echo "FAIL: -u glyphs"; fails=$((fails + 1)); }
+expect 2 1 "hint unknown glyph name" -- "$FONTVM" hint "$font" --ppem 12 --glyphs nosuchglyph --json
+check "unknown name named" "--glyphs 'nosuchglyph': no glyph has this name" err
+expect 2 1 "hint glyph beyond the font" -- "$FONTVM" hint "$font" --ppem 12 --glyphs 6000-7000 --json
+check "range beyond the font" "--glyphs 7000: the font's glyph ids are 0 to 6252" err
+[ ! -s "$tmp/out" ] || { echo "FAIL: bad --glyphs printed on stdout"; fails=$((fails + 1)); }
+
+# info --json: tables, names, cmaps, hinting sizes, maxp, Graphite features.
+expect 0 0 "info --json" -- "$FONTVM" info --json "$font"
+python3 - "$tmp/out" <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["glyphs"] == 6253 and d["units_per_em"] == 2048, d["glyphs"]
+assert any(t["tag"] == "fpgm" for t in d["tables"])
+assert any(n["id"] == 1 and n["string"] == "DejaVu Sans" for n in d["names"])
+assert {"platform": 3, "encoding": 10, "format": 12} in d["cmaps"], d["cmaps"]
+h = d["hinting"]
+assert h["hinted"] and h["fpgm_bytes"] == 171 and h["prep_bytes"] == 1384 and h["glyph_programs"] == 1130, h
+assert d["maxp"]["stack_elements"] > 0 and d["graphite"] is None
+print("ok: info --json of DejaVu Sans")
+PY
+expect 0 0 "info --json of a Graphite font" -- "$FONTVM" info "$padauk" --json
+python3 - "$tmp/out" <<'PY' || fails=$((fails + 1))
+import json, sys
+g = json.load(open(sys.argv[1]))["graphite"]
+f = {x["id"]: x for x in g["features"]}
+assert f["cv01"]["label"] == "Filled dots" and f["cv01"]["default"] == 0, f["cv01"]
+assert f["cv01"]["settings"] == [{"value": 0, "label": "False"}, {"value": 1, "label": "True"}]
+assert any(l["tag"] == "aio" and {"feature": "cv01", "value": 1} in l["settings"] for l in g["languages"])
+print("ok: info --json Graphite features and languages")
+PY
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

@@ -81,6 +81,21 @@ void cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size);
 /* The glyph called `name` (post name or "gidN"); 0 when found. */
 int cli_glyph_by_name(const cli_names *n, const char *name, size_t len, uint32_t *gid);
 
+/* Glyph selection (cli_glyphs.c): glyph ids in the order given. */
+typedef struct cli_glyph_list {
+    uint32_t *gids;
+    size_t n, cap;
+} cli_glyph_list;
+/* --glyphs: "all", or any number of ids, ranges A-B and post glyph names
+ * separated by commas, each checked against the font's glyph count.
+ * CLI_OK, or a usage line naming `option` and CLI_BAD_INPUT. */
+int cli_glyphs_add_spec(const char *cmd, const char *option, const char *spec,
+                        const fv_font *font, const cli_names *names, cli_glyph_list *l);
+/* Characters mapped through the cmap (0, .notdef, when unmapped). */
+int cli_glyphs_add_chars(const char *cmd, const uint32_t *cps, size_t n, const fv_font *font,
+                         cli_glyph_list *l);
+void cli_glyphs_free(cli_glyph_list *l);
+
 /* TrueType subcommands (cli_tt.c). */
 /* The sizes --ppem accepts, as usage lines state them. */
 #define CLI_TT_PPEM_RANGE "a size in pixels per em from 0.016 (1/64) to 16384: 12, 10.5 or 12x16"

@@ -2,94 +2,52 @@
  * outlines FreeType would return (issue 3):
  *
  *   fontvm hint FONT --ppem N [--mode v35|v40|v40-mono|v40-lcd]
- *               [--glyphs all|A-B|g1,g2] [--pedantic] [--face N] (--json|--quiet)
+ *               [--glyphs G | --text S | -u LIST] [--pedantic] [--face N]
+ *               [--json | --quiet]
  *
- * --json: one object per glyph and line,
- *   {"gid":36,"ppem":12,"mode":"v40","advance":512,"points":[[438,0],...],"error":null}
- * --quiet: one summary line.
+ * The default output lists each glyph's advance, contours and points with
+ * their on/off-curve flags, as ftdump and ftgrid list points; --json gives
+ * one object per glyph and line,
+ *   {"gid":36,"ppem":12,"mode":"v40","advance":512,"points":[[438,0],...],
+ *    "contours":[10,21],"flags":[1,0,...],"error":null}
+ * and --quiet one summary line.
  *
  * The TrueType argument helpers shared with `trace` and `bench` are in
- * cli_tt.c. */
+ * cli_tt.c; glyph selection is cli_glyphs.c's. */
 
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
 #include "cli.h"
 #include "fontvm/tt.h"
-
-/* ---- glyph selection ----------------------------------------------------- */
-
-#define HINT_MAX_RANGES 256
-
-typedef struct glyph_ranges {
-    int all;
-    uint32_t n;
-    uint32_t first[HINT_MAX_RANGES], last[HINT_MAX_RANGES];
-} glyph_ranges;
-
-/* "all", "A-B", "g1,g2,A-B" (glyph ids). */
-static int parse_glyphs(const char *s, glyph_ranges *r)
-{
-    memset(r, 0, sizeof *r);
-    if (strcmp(s, "all") == 0) {
-        r->all = 1;
-        return 0;
-    }
-    const char *p = s;
-    while (*p) {
-        char item[32];
-        size_t len = strcspn(p, ",");
-        if (len == 0 || len >= sizeof item || r->n >= HINT_MAX_RANGES)
-            return -1;
-        memcpy(item, p, len);
-        item[len] = '\0';
-        char *dash = strchr(item, '-');
-        uint32_t a, b;
-        if (dash) {
-            *dash = '\0';
-            if (cli_parse_uint(item, UINT32_MAX, &a) || cli_parse_uint(dash + 1, UINT32_MAX, &b) ||
-                b < a)
-                return -1;
-        } else {
-            if (cli_parse_uint(item, UINT32_MAX, &a))
-                return -1;
-            b = a;
-        }
-        r->first[r->n] = a;
-        r->last[r->n] = b;
-        r->n++;
-        p += len;
-        if (*p == ',') {
-            p++;
-            if (!*p)
-                return -1;
-        }
-    }
-    return r->n ? 0 : -1;
-}
-
-/* ---- the command --------------------------------------------------------- */
+#include "gr_compare.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: fontvm hint FONT --ppem N [--mode v35|v40|v40-mono|v40-lcd]\n"
-            "                   [--glyphs all|A-B|g1,g2] [--pedantic] [--face N] (--json|--quiet)\n\n"
-            "Hints glyphs as FreeType's FT_Load_Glyph(NO_AUTOHINT|NO_BITMAP|target) does.\n"
-            "  --ppem N    12, 10.5 or 12x16 (x and y ppem); 72 dpi\n"
-            "  --mode M    interpreter and target (default v40)\n"
-            "  --glyphs G  glyph ids: all (default), a range A-B, or a list\n"
-            "  --pedantic  turn faults FreeType ignores into errors (FT_LOAD_PEDANTIC)\n"
-            "  --json      one JSON object per glyph and line (26.6 points, phantom points excluded)\n"
-            "  --quiet     hint and print a one-line summary only\n"
+            "                   [--glyphs G | --text S | -u LIST] [--pedantic] [--face N]\n"
+            "                   [--json | --quiet]\n\n"
+            "Hints glyphs as FreeType's FT_Load_Glyph(NO_AUTOHINT|NO_BITMAP|target) does and\n"
+            "prints, per glyph, its advance, contours and points (26.6 and pixels) with\n"
+            "their on/off-curve flags, like ftdump's and ftgrid's point listing.\n"
+            "  --ppem N      pixels per em at 72 dpi: 12, 10.5 or 12x16 (x and y), from\n"
+            "                0.016 (1/64) to 16384\n"
+            "  --mode M      interpreter and target (default v40)\n"
+            "  --glyphs G    all (default), or any number of glyph ids, ranges A-B and\n"
+            "                glyph names (post table, or gidN), separated by commas\n"
+            "  --text S      the glyphs of the characters of S, through the cmap\n"
+            "  -u, --unicodes LIST   the same for code points: U+0041,U+0042\n"
+            "  --pedantic    turn faults FreeType ignores into errors (FT_LOAD_PEDANTIC)\n"
+            "  --face N      face of a collection (0 to 65535, default 0)\n"
+            "  --json        one JSON object per glyph and line: gid, ppem, mode, advance,\n"
+            "                points ([x,y] in 26.6, phantom points excluded), contours\n"
+            "                (each contour's last point), flags (1 on curve, 0 off), error\n"
+            "  --quiet       hint and print a one-line summary only\n"
+            "Every option takes its value as --opt value or --opt=value.\n"
             "Exit status: 0 every glyph hinted, 1 some glyph failed, 2 bad input.\n");
 }
 
@@ -123,6 +81,75 @@ static json_t *ppem_json(int32_t x, int32_t y)
     return json_real((double)x / 64.0);
 }
 
+
+static void print_json(uint32_t gid, int32_t x26, int32_t y26, fv_tt_mode mode, fv_status st,
+                       const fv_tt_outline *o, const fv_error *err)
+{
+    json_t *g = json_object();
+    json_object_set_new(g, "gid", json_integer((json_int_t)gid));
+    json_object_set_new(g, "ppem", ppem_json(x26, y26));
+    json_object_set_new(g, "mode", json_string(fv_tt_mode_name(mode)));
+    if (st == FV_OK) {
+        json_t *pts = json_array(), *ends = json_array(), *flags = json_array();
+        for (uint32_t i = 0; i < o->num_points; i++) {
+            json_array_append_new(pts, json_pack("[I,I]", (json_int_t)o->x[i], (json_int_t)o->y[i]));
+            json_array_append_new(flags, json_integer(o->tags[i] & 1));
+        }
+        for (uint32_t c = 0; c < o->num_contours; c++)
+            json_array_append_new(ends, json_integer(o->contour_ends[c]));
+        json_object_set_new(g, "advance", json_integer(o->advance_x));
+        json_object_set_new(g, "points", pts);
+        json_object_set_new(g, "contours", ends);
+        json_object_set_new(g, "flags", flags);
+        json_object_set_new(g, "error", json_null());
+    } else {
+        json_object_set_new(g, "advance", json_null());
+        json_object_set_new(g, "points", json_null());
+        json_object_set_new(g, "contours", json_null());
+        json_object_set_new(g, "flags", json_null());
+        json_object_set_new(g, "error", error_json(err));
+    }
+    char *line = json_dumps(g, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(g);
+    if (line) {
+        fputs(line, stdout);
+        fputc('\n', stdout);
+        free(line);
+    }
+}
+
+/* ftdump/ftgrid-style listing: a header per glyph, then each contour's
+ * points with their flag, 26.6 coordinates and pixels. */
+static void print_listing(uint32_t gid, const char *name, fv_status st, const fv_tt_outline *o,
+                          const fv_error *err)
+{
+    if (st != FV_OK) {
+        char msg[256];
+        fv_error_format(err, msg, sizeof msg);
+        printf("glyph %lu (%s): error: %s [%s]\n\n", (unsigned long)gid, name, msg,
+               fv_status_name(err->kind));
+        return;
+    }
+    printf("glyph %lu (%s): advance %ld (%.2f px), %lu contour%s, %lu point%s\n",
+           (unsigned long)gid, name, (long)o->advance_x, o->advance_x / 64.0,
+           (unsigned long)o->num_contours, o->num_contours == 1 ? "" : "s",
+           (unsigned long)o->num_points, o->num_points == 1 ? "" : "s");
+    uint32_t first = 0;
+    for (uint32_t c = 0; c < o->num_contours; c++) {
+        uint32_t last = o->contour_ends[c];
+        printf("  contour %lu: points %lu-%lu\n", (unsigned long)c, (unsigned long)first,
+               (unsigned long)last);
+        for (uint32_t i = first; i <= last && i < o->num_points; i++)
+            printf("    %5lu  %-3s  %7ld %7ld   (%8.3f, %8.3f)\n", (unsigned long)i,
+                   (o->tags[i] & 1) ? "on" : "off", (long)o->x[i], (long)o->y[i], o->x[i] / 64.0,
+                   o->y[i] / 64.0);
+        first = last + 1;
+    }
+    putchar('\n');
+}
+
+enum { OUT_LISTING, OUT_JSON, OUT_QUIET };
+
 int cmd_hint(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -130,23 +157,30 @@ int cmd_hint(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},         {"pedantic", no_argument, NULL, 'P'},
         {"ppem", required_argument, NULL, 'p'},    {"mode", required_argument, NULL, 'm'},
         {"glyphs", required_argument, NULL, 'g'},  {"face", required_argument, NULL, 'f'},
+        {"text", required_argument, NULL, 't'},    {"unicodes", required_argument, NULL, 'u'},
         {NULL, 0, NULL, 0}};
-    const char *ppem = NULL, *mode_s = "v40", *glyphs_s = "all";
-    int json = 0, quiet = 0, pedantic = 0, opt;
+    const char *ppem = NULL, *mode_s = "v40", *glyphs_s = NULL, *text = NULL, *unicodes = NULL;
+    int out = OUT_LISTING, pedantic = 0, opt;
     uint32_t face_index = 0;
     cli_getopt_begin();
-    while ((opt = cli_getopt(argc, argv, "hint", options)) != -1) {
+    while ((opt = cli_getopt_short(argc, argv, "hint", "u:", options)) != -1) {
         switch (opt) {
         case 'h': usage(stdout); return CLI_OK;
-        case 'j': json = 1; break;
-        case 'q': quiet = 1; break;
+        case 'j':
+        case 'q':
+            if (out != OUT_LISTING && out != (opt == 'j' ? OUT_JSON : OUT_QUIET))
+                return cli_usage_error("hint", "give one of --json and --quiet");
+            out = opt == 'j' ? OUT_JSON : OUT_QUIET;
+            break;
         case 'P': pedantic = 1; break;
         case 'p': ppem = optarg; break;
         case 'm': mode_s = optarg; break;
         case 'g': glyphs_s = optarg; break;
+        case 't': text = optarg; break;
+        case 'u': unicodes = optarg; break;
         case 'f':
-            if (cli_parse_uint(optarg, UINT32_MAX, &face_index))
-                return cli_usage_error("hint", "--face expects a face index");
+            if (cli_opt_uint("hint", "--face", optarg, 0, 0xFFFF, &face_index))
+                return CLI_BAD_INPUT;
             break;
         default: return CLI_BAD_INPUT;
         }
@@ -155,86 +189,68 @@ int cmd_hint(int argc, char **argv)
         return cli_usage_error("hint", "missing FONT");
     if (optind + 1 < argc)
         return cli_usage_error("hint", "only one FONT may be given");
+    if ((glyphs_s != NULL) + (text != NULL) + (unicodes != NULL) > 1)
+        return cli_usage_error("hint", "give one of --glyphs, --text and -u");
     const char *path = argv[optind];
-    if (json == quiet)
-        return cli_usage_error("hint", "give exactly one of --json and --quiet");
     fv_tt_size_request req;
     if (cli_tt_request("hint", ppem, mode_s, pedantic, &req) != CLI_OK)
         return CLI_BAD_INPUT;
     const int32_t x26 = req.x_ppem_26d6, y26 = req.y_ppem_26d6;
     const fv_tt_mode mode = req.mode;
-    glyph_ranges ranges;
-    if (parse_glyphs(glyphs_s, &ranges))
-        return cli_usage_error("hint", "--glyphs expects all, A-B or a list of glyph ids");
 
+    /* The glyph list is checked before the size (and its prep) is made, so
+     * bad input prints nothing on stdout. */
     cli_tt_session ss;
-    int rc = cli_tt_open(path, face_index, &req, NULL, NULL, &ss);
+    int rc = cli_tt_open(path, face_index, NULL, NULL, NULL, &ss);
     if (rc != CLI_OK)
         return rc;
-    uint32_t num_glyphs = fv_font_glyph_count(ss.font);
-    if (ranges.all) {
-        ranges.n = num_glyphs ? 1 : 0;
-        ranges.first[0] = 0;
-        ranges.last[0] = num_glyphs ? num_glyphs - 1 : 0;
+    cli_names *names = cli_names_open(ss.font);
+    cli_glyph_list glyphs = {NULL, 0, 0};
+    uint32_t *cps = NULL;
+    if (text || unicodes) {
+        size_t cap = text ? strlen(text) + 1 : strlen(unicodes) + 1;
+        cps = malloc(cap * sizeof *cps);
+        long n = !cps ? -1
+                 : text ? (long)grc_utf8_decode(text, strlen(text), cps, cap)
+                        : cli_parse_unicodes("hint", "--unicodes", unicodes, cps, cap);
+        rc = n < 0 ? CLI_BAD_INPUT : cli_glyphs_add_chars("hint", cps, (size_t)n, ss.font, &glyphs);
+    } else {
+        rc = cli_glyphs_add_spec("hint", "--glyphs", glyphs_s ? glyphs_s : "all", ss.font, names,
+                                 &glyphs);
     }
-    for (uint32_t i = 0; i < ranges.n; i++) {
-        if (ranges.last[i] >= num_glyphs) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "glyph %u is beyond the font's %u glyphs", ranges.last[i],
-                     num_glyphs);
-            rc = cli_usage_error("hint", msg);
-            goto done;
-        }
-    }
-
     fv_error err;
+    if (rc == CLI_OK && fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
+        ss.size = NULL;
+        rc = cli_fail(path, &err);
+    }
+    if (rc != CLI_OK)
+        goto done;
+
     uint64_t ok = 0, failed = 0;
     fv_error first_err;
     fv_error_clear(&first_err);
     double t0 = cli_tt_now();
-    for (uint32_t r = 0; r < ranges.n; r++) {
-        for (uint64_t gid = ranges.first[r]; gid <= ranges.last[r]; gid++) {
-            fv_tt_outline o;
-            memset(&o, 0, sizeof o);
-            fv_error_clear(&err);
-            fv_status st = fv_tt_hint_glyph(ss.size, ss.exec, (uint32_t)gid, &o, &err);
-            if (st == FV_OK) {
-                ok++;
-            } else {
-                if (failed++ == 0)
-                    first_err = err;
-            }
-            if (json) {
-                json_t *g = json_object();
-                json_object_set_new(g, "gid", json_integer((json_int_t)gid));
-                json_object_set_new(g, "ppem", ppem_json(x26, y26));
-                json_object_set_new(g, "mode", json_string(fv_tt_mode_name(mode)));
-                if (st == FV_OK) {
-                    json_t *pts = json_array();
-                    for (uint32_t i = 0; i < o.num_points; i++)
-                        json_array_append_new(pts, json_pack("[I,I]", (json_int_t)o.x[i],
-                                                             (json_int_t)o.y[i]));
-                    json_object_set_new(g, "advance", json_integer(o.advance_x));
-                    json_object_set_new(g, "points", pts);
-                    json_object_set_new(g, "error", json_null());
-                } else {
-                    json_object_set_new(g, "advance", json_null());
-                    json_object_set_new(g, "points", json_null());
-                    json_object_set_new(g, "error", error_json(&err));
-                }
-                char *line = json_dumps(g, JSON_COMPACT | JSON_PRESERVE_ORDER);
-                json_decref(g);
-                if (line) {
-                    fputs(line, stdout);
-                    fputc('\n', stdout);
-                    free(line);
-                }
-            }
-            fv_tt_outline_free(ss.face, &o);
+    for (size_t i = 0; i < glyphs.n; i++) {
+        uint32_t gid = glyphs.gids[i];
+        fv_tt_outline o;
+        memset(&o, 0, sizeof o);
+        fv_error_clear(&err);
+        fv_status st = fv_tt_hint_glyph(ss.size, ss.exec, gid, &o, &err);
+        if (st == FV_OK)
+            ok++;
+        else if (failed++ == 0)
+            first_err = err;
+        if (out == OUT_JSON) {
+            print_json(gid, x26, y26, mode, st, &o, &err);
+        } else if (out == OUT_LISTING) {
+            char name[256];
+            cli_glyph_name(names, gid, name, sizeof name);
+            print_listing(gid, name, st, &o, &err);
         }
+        fv_tt_outline_free(ss.face, &o);
     }
     double secs = cli_tt_now() - t0;
-    if (quiet) {
+    if (out == OUT_QUIET) {
         char label[64];
         cli_tt_size_label(x26, y26, label, sizeof label);
         printf("%s: hinted %llu glyphs at %s ppem (%s%s): %llu ok, %llu failed, %.3f s",
@@ -252,6 +268,9 @@ int cmd_hint(int argc, char **argv)
     if (fflush(stdout) != 0)
         rc = CLI_PROBLEM;
 done:
+    free(cps);
+    cli_glyphs_free(&glyphs);
+    cli_names_close(names);
     cli_tt_close(&ss);
     return rc;
 }

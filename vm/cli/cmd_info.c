@@ -4,13 +4,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "info.h"
 #include "sfnt/font.h"
 
 static const char help[] =
-    "usage: fontvm info FONT [--face N]\n\n"
+    "usage: fontvm info FONT [--face N] [--json]\n\n"
     "Prints the font's tables (tag, offset, length), glyph count, units per em,\n"
     "maxp limits, whether it carries TrueType hinting and whether it is a\n"
-    "Graphite font.  Exit status 2 when the font cannot be read.\n";
+    "Graphite font.\n"
+    "  --face N   face of a collection (0 to 65535, default 0)\n"
+    "  --json     one JSON object: the above, every name string, the cmap\n"
+    "             subtables, hinting program sizes, and for a Graphite font its\n"
+    "             features (id, label, default, settings with values and labels)\n"
+    "             and languages with the values they set, as gr2fonttest lists them\n"
+    "Exit status 2 when the font cannot be read.\n";
 
 static int has_table(const sfnt_font *s, uint32_t tag)
 {
@@ -21,9 +28,10 @@ static int has_table(const sfnt_font *s, uint32_t tag)
 int cmd_info(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"help", no_argument, NULL, 'h'}, {"face", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'}, {"face", required_argument, NULL, 'f'},
+        {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
     uint32_t face = 0;
-    int opt;
+    int opt, json = 0;
     cli_getopt_begin();
     while ((opt = cli_getopt(argc, argv, "info", options)) != -1) {
         switch (opt) {
@@ -32,6 +40,7 @@ int cmd_info(int argc, char **argv)
             if (cli_opt_uint("info", "--face", optarg, 0, 0xFFFF, &face))
                 return CLI_BAD_INPUT;
             break;
+        case 'j': json = 1; break;
         default: return CLI_BAD_INPUT;
         }
     }
@@ -45,6 +54,27 @@ int cmd_info(int argc, char **argv)
     if (rc)
         return rc;
     const sfnt_font *s = fv_font_sfnt(font);
+    info_hinting h = {0, 0, 0};
+    if (s->loca) {
+        /* Count glyphs carrying instructions (bounded by num_glyphs). */
+        for (uint32_t g = 0; g < s->maxp.num_glyphs; g++) {
+            sfnt_glyph gl;
+            fv_error err;
+            if (sfnt_glyph_load(s, g, fv_font_mem(font), &gl, &err) == FV_OK) {
+                if (gl.instructions.len) {
+                    h.glyph_programs++;
+                    h.glyph_program_bytes += gl.instructions.len;
+                }
+                sfnt_glyph_free(fv_font_mem(font), &gl);
+            }
+        }
+    }
+    h.hinted = s->fpgm.len || s->prep.len || h.glyph_programs;
+    if (json) {
+        rc = info_print_json(font, path, &h);
+        fv_font_close(font);
+        return rc;
+    }
     char tag[5];
     printf("file: %s\n", path);
     printf("face: %" PRIu32 " of %" PRIu32 "\n", s->face_index, s->num_faces);
@@ -55,24 +85,9 @@ int cmd_info(int argc, char **argv)
     printf("glyphs: %u\nunits per em: %u\n", s->maxp.num_glyphs, s->head.units_per_em);
     printf("outlines: %s\n", s->loca ? "glyf (TrueType)" : has_table(s, FV_TAG('C', 'F', 'F', ' ')) ? "CFF" : "none");
     printf("cmap: %s\n", s->cmap_format ? (s->cmap_format == 12 ? "Unicode format 12" : "Unicode format 4") : "none");
-    int hinted = s->fpgm.len || s->prep.len;
-    uint32_t glyph_programs = 0;
-    if (s->loca) {
-        /* Count glyphs carrying instructions (bounded by num_glyphs). */
-        for (uint32_t g = 0; g < s->maxp.num_glyphs; g++) {
-            sfnt_glyph gl;
-            fv_error err;
-            if (sfnt_glyph_load(s, g, fv_font_mem(font), &gl, &err) == FV_OK) {
-                if (gl.instructions.len)
-                    glyph_programs++;
-                sfnt_glyph_free(fv_font_mem(font), &gl);
-            }
-        }
-    }
     printf("hinted: %s (fpgm %zu bytes, prep %zu bytes, cvt %" PRIu32 " entries, %" PRIu32
            " glyph programs)\n",
-           (hinted || glyph_programs) ? "yes" : "no", s->fpgm.len, s->prep.len, s->cvt_count,
-           glyph_programs);
+           h.hinted ? "yes" : "no", s->fpgm.len, s->prep.len, s->cvt_count, h.glyph_programs);
     int graphite = has_table(s, SFNT_TAG_Silf);
     printf("graphite: %s\n", graphite ? "yes (Silf present)" : "no");
     if (s->maxp.version == 0x00010000u) {
