@@ -150,7 +150,7 @@ static void test_bad_input_exits_2(void **state)
     static const char *const bad[] = {
         "hint",
         "hint " LIBERATION " --json",                       /* no --ppem */
-        "hint " LIBERATION " --ppem 12",                    /* neither --json nor --quiet */
+        "hint " LIBERATION " --ppem 32767",                 /* beyond the ppem range (no --json: the listing) */
         "hint " LIBERATION " --ppem 12 --json --quiet",     /* both */
         "hint " LIBERATION " --ppem abc --json",
         "hint " LIBERATION " --ppem 0 --json",

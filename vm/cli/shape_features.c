@@ -31,6 +31,13 @@ static int parse_item(const char *p, size_t len, shape_opts *o)
         tag++;
         tag_len -= 2;
     }
+    if (tag_len == 4 && memcmp(tag, "lang", 4) == 0 && p < end && *p == '=') {
+        /* gr2fonttest -feat lang=xx: the value is the language tag. */
+        size_t vlen = (size_t)(end - p - 1);
+        if (grc_parse_tag(p + 1, vlen, &o->features.lang) != 0)
+            return bad_feature(item, len, "lang= takes a language tag of 1 to 4 characters");
+        return CLI_OK;
+    }
     if (p < end && *p == '[') {
         /* COMPAT(harfbuzz): HarfBuzz's graphite2 shaper sets features for
          * the whole segment, so a range changes nothing; say so. */
@@ -67,14 +74,6 @@ static int parse_item(const char *p, size_t len, shape_opts *o)
     if (grc_parse_tag(tag, tag_len, &id) != 0)
         return bad_feature(item, len, "a feature is a tag of 1 to 4 characters or a Graphite "
                                       "feature number");
-    if (tag_len == 4 && memcmp(tag, "lang", 4) == 0) {
-        /* gr2fonttest -feat lang=xx: the value is the language tag. */
-        const char *eq = memchr(item, '=', len);
-        size_t vlen = eq ? (size_t)(end - eq - 1) : 0;
-        if (!eq || grc_parse_tag(eq + 1, vlen, &o->features.lang) != 0)
-            return bad_feature(item, len, "lang= takes a language tag of 1 to 4 characters");
-        return CLI_OK;
-    }
     if (o->features.n == GRC_MAX_FEATURES)
         return bad_feature(item, len, "more than 64 features");
     o->features.f[o->features.n].id = id;
