@@ -49,7 +49,7 @@ COMMON_FLAGS="-std=c11 -I$ROOT/vm/include -I$ROOT/vm -I$ROOT/fuzz -DFONTVM_BUILD
 
 SUPPORT="$ROOT/fuzz/fuzz_common.c $ROOT/fuzz/mutator/mutator.c $ROOT/fuzz/synth/tt_synth.c"
 [ -n "$HAVE_TT" ] && SUPPORT="$SUPPORT $ROOT/fuzz/support/tt_run.c"
-[ -n "$HAVE_GR" ] && SUPPORT="$SUPPORT $ROOT/fuzz/synth/gr_synth.c"
+[ -n "$HAVE_GR" ] && SUPPORT="$SUPPORT $ROOT/fuzz/synth/gr_synth.c $ROOT/fuzz/support/gr_trace.c"
 
 objs=""
 for src in $LIB_SRCS $SUPPORT; do

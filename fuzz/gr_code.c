@@ -24,6 +24,7 @@
 
 #include "fuzz.h"
 #include "mutator/mutator.h"
+#include "support/gr_trace.h"
 #include "synth/gr_synth.h"
 
 #define GR_CODE_TRAILER 16
@@ -45,12 +46,7 @@ static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
 
 static void trace_event(void *user, const fv_gr_trace_event *ev)
 {
-    FILE *log = user;
-    if (ev->kind != FV_GR_TRACE_OP)
-        return;
-    fprintf(log, "  %s pc %u op 0x%02x depth %zu top %d\n", ev->is_constraint ? "C" : "A",
-            (unsigned)ev->pc, (unsigned)ev->opcode, ev->stack_depth,
-            ev->stack_depth ? (int)ev->stack[ev->stack_depth - 1] : 0);
+    fvfuzz_gr_trace_print(user, ev);
 }
 
 /* One rule application at map position `curr` (the first non-pre-context

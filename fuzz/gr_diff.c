@@ -32,6 +32,7 @@
 #include "graphite/grv.h"
 #include "mutator/mutator.h"
 #include "sfnt/sfnt.h"
+#include "support/gr_trace.h"
 
 #define GR_DIFF_TRAILER 16
 /* A span of the base font is at most a few dozen bytes. */
@@ -162,6 +163,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     fv_error err;
     if (fv_font_open_memory(font, font_len, 0, NULL, &f, &err) == FV_OK &&
         fv_gr_face_new(f, &face, &err) == FV_OK) {
+        fvfuzz_gr_trace_install(ctx, face);
         grc_fv_shape(face, &req, &sub);
     } else {
         sub.ok = 0;

@@ -10,6 +10,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "fuzz.h"
+#include "support/gr_trace.h"
 
 #define GR_FONT_TRAILER 8
 #define GR_FONT_MAX_INPUT (1 << 20)
@@ -37,6 +38,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     }
     fv_gr_face *face = NULL;
     if (fv_gr_face_new(font, &face, &err) == FV_OK) {
+        fvfuzz_gr_trace_install(ctx, face);
         uint8_t flags = fvfuzz_u8(&in, 3);
         fv_gr_feature_setting feat = {fvfuzz_u16(&in, 4), (int16_t)fvfuzz_u16(&in, 6)};
         fv_gr_shape_request req;

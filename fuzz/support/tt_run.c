@@ -91,6 +91,29 @@ static void print_event(void *user, const fv_tt_trace_event *ev)
     fflush(log); /* the next instruction may crash */
 }
 
+#if FVFUZZ_PLANTED_BUG
+/* Test-only (FONTVM_TEST_PLANTED_BUG, fvfuzz-replay-planted): executing
+ * AA (0x7F, a deprecated no-op that real fonts do not use) reads one byte
+ * past a heap copy of the stack, so tests/fuzz can check that the
+ * minimiser keeps a TrueType crash and shows its instruction in the trace. */
+static void planted_event(void *user, const fv_tt_trace_event *ev)
+{
+    const fvfuzz_ctx *ctx = user;
+    if (ctx->trace && ctx->log != NULL)
+        print_event(ctx->log, ev);
+    if (ev->opcode == 0x7F) {
+        uint8_t *copy = malloc(ev->stack_depth + 1u);
+        if (copy != NULL) {
+            for (uint32_t i = 0; i <= ev->stack_depth; i++)
+                copy[i] = (uint8_t)i;
+            volatile uint8_t past = copy[ev->stack_depth + 1u]; /* the planted overflow */
+            (void)past;
+            free(copy);
+        }
+    }
+}
+#endif
+
 uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_size *sizes,
                         uint32_t num_sizes, const uint32_t *glyphs, uint32_t num_glyphs)
 {
@@ -107,8 +130,12 @@ uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_si
         fvfuzz_log_error(ctx, "tt exec", &err);
         goto done;
     }
+#if FVFUZZ_PLANTED_BUG
+    fv_tt_exec_set_trace(exec, planted_event, (void *)ctx);
+#else
     if (ctx->trace && ctx->log != NULL)
         fv_tt_exec_set_trace(exec, print_event, ctx->log);
+#endif
     for (uint32_t s = 0; s < num_sizes; s++) {
         fv_tt_size_request req = {sizes[s].x_ppem_26d6, sizes[s].y_ppem_26d6, sizes[s].mode,
                                   sizes[s].pedantic};

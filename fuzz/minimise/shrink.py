@@ -1,0 +1,333 @@
+"""The structure-aware passes of the minimiser, per target input format
+(see the comment at the top of each fuzz/<target>.c):
+
+  sfnt, tt_font      [font][trailer]: drop tables; cut the glyph count;
+                     empty glyphs; drop glyph programs; drop instructions of
+                     fpgm, prep and each glyph program; shrink the bytes of
+                     tables the reader does not interpret as a whole
+  gr_font            [font][text: u16 code points][trailer, [2] = count]:
+                     the font passes, plus Graphite: drop Silf passes, drop
+                     instructions of each rule's constraint and action; drop
+                     text characters
+  tt_program/tt_diff [code][16-byte trailer]: drop instructions of fpgm,
+                     prep and glyph program (the trailer's instruction
+                     counts [2..3] and [4..5] rewritten to match)
+  gr_code            the same with the constraint count at [2..3]
+  gr_diff            [code][16-byte trailer]: drop instructions
+and, for every target, a byte-level pass over what is left and a pass that
+zeroes trailer bytes one at a time.
+
+Every edit is tried through Minimiser.test, which keeps it only when the
+target still fails with the same signature."""
+
+import struct
+
+import fonts
+
+TRAILER = fonts.seeds.TRAILER
+# Instruction counts in the code targets' trailers (offset of each u16):
+# every segment but the last ends after that many instructions.
+SPLIT_COUNTS = {"tt_program": (2, 4), "tt_diff": (2, 4), "gr_code": (2,), "gr_diff": ()}
+
+
+class BudgetSpent(Exception):
+    pass
+
+
+def shrink_units(units, build, test, min_chunk=1):
+    """Greedy chunk removal (delta debugging's complement step): tries
+    removing all units, then halves, quarters, ... down to min_chunk units
+    at a time.  build(units) -> bytes or None; test(bytes) -> kept?"""
+    if not units:
+        return units
+    cand = build([])
+    if cand is not None and test(cand):
+        return []
+    chunk = max(1, len(units) // 2)
+    while True:
+        i = 0
+        while i < len(units):
+            trial = units[:i] + units[i + chunk:]
+            cand = build(trial)
+            if cand is not None and test(cand):
+                units = trial
+            else:
+                i += chunk
+        if chunk <= min_chunk:
+            return units
+        chunk = max(min_chunk, chunk // 2)
+
+
+def shrink_bytes(data, build, test):
+    """Byte-level removal, chunk size down to one byte for small data."""
+    min_chunk = 1 if len(data) <= 2048 else max(1, len(data) // 256)
+    kept = shrink_units(list(range(len(data))), lambda keep: build(bytes(data[i] for i in keep)),
+                        test, min_chunk)
+    return bytes(data[i] for i in kept)
+
+
+def zero_trailer(m, trailer_len, keep=()):
+    """Zeroes trailer bytes one at a time (same size, simpler input)."""
+    for pos in range(trailer_len):
+        data = m.best
+        if len(data) < trailer_len or pos in keep:
+            continue
+        at = len(data) - trailer_len + pos
+        if data[at] != 0:
+            m.test(data[:at] + b"\0" + data[at + 1:], simpler=True)
+
+
+# ---------------------------------------------------------------- fonts
+class FontParts:
+    """[font][text][trailer] of the current best input."""
+
+    def __init__(self, data, target):
+        t = TRAILER[target]
+        self.trailer = bytearray(data[-t:]) if len(data) >= t else None
+        payload = data[:-t] if len(data) >= t else data
+        n = 0
+        if target == "gr_font" and self.trailer is not None:
+            n = min(self.trailer[2], len(payload) // 2)
+        self.font = payload[:len(payload) - 2 * n]
+        self.text = payload[len(payload) - 2 * n:]
+        self.version, self.tables = fonts.read_tables(self.font)
+
+    def bytes(self, tables=None, text=None):
+        text = self.text if text is None else text
+        trailer = bytearray(self.trailer or b"")
+        if text is not self.text and trailer:
+            trailer[2] = len(text) // 2
+        tables = self.tables if tables is None else tables
+        font = fonts.build_sfnt(tables, self.version) if tables else b""
+        return font + text + bytes(trailer)
+
+
+def _parts(m, target):
+    try:
+        return FontParts(m.best, target)
+    except (ValueError, struct.error, IndexError):
+        return None
+
+
+def font_tables(m, target):
+    p = _parts(m, target)
+    if p is None:
+        return
+    shrink_units(sorted(p.tables), lambda keep: p.bytes({t: p.tables[t] for t in keep}), m.test)
+
+
+def font_glyph_count(m, target):
+    p = _parts(m, target)
+    glyphs = p and fonts.glyphs_of(p.tables)
+    if not glyphs or len(glyphs) <= 1:
+        return
+    n = len(glyphs)
+    for k in sorted({1, n // 8, n // 4, n // 2, n - 1}):
+        if 1 <= k < n and m.test(p.bytes(fonts.with_glyphs(p.tables, glyphs[:k]))):
+            return
+
+
+def font_empty_glyphs(m, target):
+    p = _parts(m, target)
+    glyphs = p and fonts.glyphs_of(p.tables)
+    if not glyphs:
+        return
+    full = [g for g in range(len(glyphs)) if glyphs[g]]
+
+    def build(keep):
+        keep = set(keep)
+        return p.bytes(fonts.with_glyphs(p.tables, [glyphs[g] if g in keep or not glyphs[g] else b""
+                                                    for g in range(len(glyphs))]))
+    shrink_units(full, build, m.test)
+
+
+def font_glyph_programs(m, target):
+    p = _parts(m, target)
+    glyphs = p and fonts.glyphs_of(p.tables)
+    if not glyphs:
+        return
+    coded = [g for g in range(len(glyphs)) if (fonts.glyph_program(glyphs[g]) or (0, 0))[1] >
+             (fonts.glyph_program(glyphs[g]) or (0, 0))[0]]
+
+    def build(keep):
+        keep = set(keep)
+        out = [glyphs[g] if g not in coded or g in keep else fonts.with_glyph_code(glyphs[g], b"")
+               for g in range(len(glyphs))]
+        return None if None in out else p.bytes(fonts.with_glyphs(p.tables, out))
+    shrink_units(coded, build, m.test)
+
+
+def font_instructions(m, target):
+    p = _parts(m, target)
+    if p is None:
+        return
+    for tag in ("fpgm", "prep"):
+        p = _parts(m, target)
+        if p is None or tag not in p.tables:
+            continue
+        insns = fonts.split_insns(p.tables[tag], fonts.tt_insn_len)
+        shrink_units(insns, lambda keep: p.bytes(dict(p.tables, **{tag: b"".join(keep)})), m.test)
+    p = _parts(m, target)
+    glyphs = p and fonts.glyphs_of(p.tables)
+    for g in range(len(glyphs or [])):
+        p = _parts(m, target)
+        glyphs = fonts.glyphs_of(p.tables)
+        loc = fonts.glyph_program(glyphs[g])
+        if loc is None or loc[1] <= loc[0]:
+            continue
+        insns = fonts.split_insns(glyphs[g][loc[0]:loc[1]], fonts.tt_insn_len)
+
+        def build(keep, g=g, p=p, glyphs=glyphs):
+            out = list(glyphs)
+            out[g] = fonts.with_glyph_code(glyphs[g], b"".join(keep))
+            return p.bytes(fonts.with_glyphs(p.tables, out))
+        shrink_units(insns, build, m.test)
+
+
+def _silf(p):
+    try:
+        return fonts.Silf(p.tables["Silf"]) if "Silf" in p.tables else None
+    except (ValueError, struct.error, IndexError):
+        return None
+
+
+def graphite_passes(m, target):
+    p = _parts(m, target)
+    silf = p and _silf(p)
+    if silf is None:
+        return
+    for i in range(len(silf.subs)):
+        try:
+            n = len(silf.passes(i)[1]) - 1
+        except (ValueError, struct.error, IndexError):
+            continue
+        for k in reversed(range(n)):
+            p = _parts(m, target)
+            silf = _silf(p)
+            try:
+                new = fonts.drop_pass(silf, i, k)
+            except (ValueError, struct.error, IndexError):
+                continue
+            m.test(p.bytes(dict(p.tables, Silf=new)))
+
+
+def graphite_rules(m, target):
+    p = _parts(m, target)
+    silf = p and _silf(p)
+    if silf is None:
+        return
+    for i in range(len(silf.subs)):
+        try:
+            n = len(silf.passes(i)[1]) - 1
+        except (ValueError, struct.error, IndexError):
+            continue
+        for k in range(n):
+            walk = fonts.rule_code(silf, i, k)
+            for kind, r, _, _ in (walk[3] if walk else []):
+                p = _parts(m, target)
+                silf = _silf(p)
+                walk = silf and fonts.rule_code(silf, i, k)
+                piece = next((x for x in (walk[3] if walk else []) if x[:2] == (kind, r)), None)
+                if piece is None:
+                    continue
+                code = silf.subs[i][piece[2]:piece[3]]
+
+                def build(keep, p=p, silf=silf, kind=kind, r=r):
+                    new = fonts.with_rule_code(silf, i, k, kind, r, b"".join(keep))
+                    return None if new is None else p.bytes(dict(p.tables, Silf=new))
+                shrink_units(fonts.split_insns(code, fonts.gr_insn_len), build, m.test)
+
+
+# Tables read as a whole structure: cutting bytes out of them only breaks
+# offsets, so only the passes above edit them.
+STRUCTURED = {"head", "hhea", "maxp", "loca", "glyf", "hmtx", "vhea", "vmtx", "fpgm", "prep",
+              "Silf", "Glat", "Gloc", "Feat", "Sill"}
+
+
+def font_table_bytes(m, target):
+    p = _parts(m, target)
+    if p is None:
+        return
+    for tag in sorted(p.tables):
+        if tag in STRUCTURED:
+            continue
+        p = _parts(m, target)
+        if p is None or tag not in p.tables:
+            continue
+        shrink_bytes(p.tables[tag], lambda b, p=p, tag=tag: p.bytes(dict(p.tables, **{tag: b})),
+                     m.test)
+
+
+def font_text(m, target):
+    p = _parts(m, target)
+    if p is None or target != "gr_font" or not p.text:
+        return
+    chars = [p.text[i:i + 2] for i in range(0, len(p.text), 2)]
+    shrink_units(chars, lambda keep: p.bytes(text=b"".join(keep)), m.test)
+
+
+FONT_PASSES = [font_tables, font_glyph_count, font_empty_glyphs, font_glyph_programs,
+               font_instructions, graphite_passes, graphite_rules, font_table_bytes, font_text]
+
+
+# ---------------------------------------------------------------- code
+def code_segments(data, target):
+    """The code split as the target splits it, or None for a short input."""
+    t = TRAILER[target]
+    if len(data) < t:
+        return None
+    code, trailer = data[:-t], data[-t:]
+    insn_len = fonts.gr_insn_len if target.startswith("gr_") else fonts.tt_insn_len
+    insns = fonts.split_insns(code, insn_len)
+    segs, at = [], 0
+    for off in SPLIT_COUNTS[target]:
+        n = struct.unpack(">H", trailer[off:off + 2])[0]
+        segs.append(insns[at:at + n])
+        at += len(segs[-1])
+    segs.append(insns[at:])
+    return segs, bytearray(trailer)
+
+
+def code_bytes(segs, trailer, target):
+    trailer = bytearray(trailer)
+    for off, seg in zip(SPLIT_COUNTS[target], segs):
+        trailer[off:off + 2] = struct.pack(">H", len(seg))
+    return b"".join(b"".join(s) for s in segs) + bytes(trailer)
+
+
+def code_instructions(m, target):
+    parsed = code_segments(m.best, target)
+    if parsed is None:
+        return
+    for s in range(len(parsed[0])):
+        segs, trailer = code_segments(m.best, target)
+
+        def build(keep, segs=segs, trailer=trailer, s=s):
+            return code_bytes(segs[:s] + [keep] + segs[s + 1:], trailer, target)
+        shrink_units(segs[s], build, m.test)
+
+
+def payload_bytes(m, target):
+    t = TRAILER.get(target, 0)
+    data = m.best
+    if len(data) < t:
+        shrink_bytes(data, lambda b: b, m.test)
+        return
+    trailer = data[len(data) - t:]
+    shrink_bytes(data[:len(data) - t], lambda b: b + trailer, m.test)
+
+
+def trailer_bytes(m, target):
+    keep = set()
+    for off in SPLIT_COUNTS.get(target, ()):
+        keep |= {off, off + 1}
+    zero_trailer(m, TRAILER[target], keep)
+
+
+CODE_PASSES = [code_instructions, payload_bytes]
+
+
+def passes_for(target):
+    if target in ("sfnt", "tt_font", "gr_font"):
+        return FONT_PASSES + [trailer_bytes]
+    return CODE_PASSES + [trailer_bytes]
