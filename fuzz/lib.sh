@@ -7,6 +7,21 @@
 # runs and never committed.
 
 FVFUZZ_BUILD_ROOT=${FVFUZZ_BUILD_ROOT:-$FV_ROOT/build}
+
+# The fuzz scripts' exit statuses beyond their own results: 2 bad usage or
+# input, 3 a build or a missing tool.  One line each.
+fvfuzz_usage_error() { printf '[fontvm] error: %s (see --help)\n' "$*" >&2; exit 2; }
+fvfuzz_setup_error() { printf '[fontvm] error: %s\n' "$*" >&2; exit 3; }
+
+# fvfuzz_need_tools CMD:PACKAGE...: fails (3) naming the first missing
+# command and its Debian package; installs nothing.
+fvfuzz_need_tools() {
+    local t
+    for t in "$@"; do
+        command -v "${t%%:*}" >/dev/null 2>&1 ||
+            fvfuzz_setup_error "missing ${t%%:*} (Debian package ${t#*:}; scripts/test installs every package the project needs)"
+    done
+}
 FVFUZZ_TARGETS_ALL="sfnt tt_program tt_font tt_diff gr_code gr_font gr_diff"
 
 # fvfuzz_build PRESET DIR [TARGET...] [-- CMAKE-ARGS...]: configures (once)
@@ -24,13 +39,13 @@ fvfuzz_build() {
         # FVFUZZ_CMAKE_ARGS: extra -D options (tests use it for the planted bug).
         # shellcheck disable=SC2086
         (cd "$FV_ROOT" && cmake --preset "$preset" -B "$dir" "${extra[@]}" ${FVFUZZ_CMAKE_ARGS:-} >"$dir/configure.log" 2>&1) || {
-            tail -n 20 "$dir/configure.log" >&2; fv_die "configure of preset '$preset' failed (log: $dir/configure.log)"; }
+            tail -n 20 "$dir/configure.log" >&2; fvfuzz_setup_error "configure of preset '$preset' failed (log: $dir/configure.log)"; }
     fi
     fv_say "building ${targets[*]:-everything} ($preset)"
     local t=()
     [ ${#targets[@]} -gt 0 ] && t=(--target "${targets[@]}")
     (cmake --build "$dir" -j "$(nproc)" "${t[@]}" >"$dir/build-fuzz.log" 2>&1) || {
-        grep -m 20 -E 'error|Error' "$dir/build-fuzz.log" >&2; fv_die "build failed (log: $dir/build-fuzz.log)"; }
+        grep -m 20 -E 'error|Error' "$dir/build-fuzz.log" >&2; fvfuzz_setup_error "build failed (log: $dir/build-fuzz.log)"; }
 }
 
 # The target a file belongs to, from its path (corpus/<t>/..., fuzz-work/<t>/...).
@@ -47,7 +62,7 @@ fvfuzz_target_of() {
 fvfuzz_check_target() {
     local t
     for t in $FVFUZZ_TARGETS_ALL; do [ "$t" = "$1" ] && return 0; done
-    fv_die "unknown target '$1' (one of: $FVFUZZ_TARGETS_ALL)"
+    fvfuzz_usage_error "unknown target '$1' (one of: $FVFUZZ_TARGETS_ALL)"
 }
 
 # Sanitizer settings for reproducing: symbolized, abort on the first error.

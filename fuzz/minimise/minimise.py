@@ -213,7 +213,8 @@ def main():
     try:
         first = run.run(data)
         if not first.crashed:
-            print("did not reproduce: %s runs cleanly through %s" % (args.file, os.path.basename(args.binary)))
+            print("did not reproduce: %s runs cleanly through %s" % (args.file, os.path.basename(args.binary)),
+                  file=sys.stderr)
             return 1
         print("== failure: %s" % first.signature)
         show_stack(run, args.file)
