@@ -121,6 +121,17 @@ void fvfuzz_alloc_check_clean(const fvfuzz_alloc *fa, const char *target);
 /* Prints an fv_error as one line to ctx->log when ctx->log is set. */
 void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *err);
 
+#ifndef FVFUZZ_PLANTED_BUG
+#define FVFUZZ_PLANTED_BUG 0
+#endif
+#if FVFUZZ_PLANTED_BUG
+/* Test-only (FONTVM_TEST_PLANTED_BUG, and fvfuzz-replay-planted): reads one
+ * byte past a heap block of n + 1 bytes.  The planted bugs (fuzz/sfnt.c, the
+ * TrueType and Graphite trace hooks in fuzz/support/) call it so that
+ * tests/fuzz/planted_bug.sh can check scripts/repro and the minimiser. */
+void fvfuzz_planted_overread(size_t n);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

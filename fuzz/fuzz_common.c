@@ -154,3 +154,16 @@ int fvfuzz_read_stream(FILE *f, uint8_t **out, size_t *len)
     *len = n;
     return 0;
 }
+
+#if FVFUZZ_PLANTED_BUG
+void fvfuzz_planted_overread(size_t n)
+{
+    uint8_t *copy = malloc(n + 1);
+    if (copy == NULL)
+        return;
+    memset(copy, 0xA5, n + 1);
+    volatile uint8_t past = copy[n + 1]; /* the planted overflow */
+    (void)past;
+    free(copy);
+}
+#endif

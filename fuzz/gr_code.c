@@ -44,11 +44,6 @@ static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
     return pc;
 }
 
-static void trace_event(void *user, const fv_gr_trace_event *ev)
-{
-    fvfuzz_gr_trace_print(user, ev);
-}
-
 /* One rule application at map position `curr` (the first non-pre-context
  * slot), as pass.c's test_constraint + find_and_do_rule do it.  Returns the
  * slot the action left the stream at, or GRV_NIL. */
@@ -160,9 +155,9 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         accepted = 0;
     if (accepted && fvsynth_gr_segment(&f, gids, nslots, (flags & 8) != 0) == 0) {
         grv_seg *seg = &f.seg;
-        if (ctx->trace && ctx->log) {
-            seg->trace = trace_event;
-            seg->trace_user = ctx->log;
+        if ((ctx->trace && ctx->log) || FVFUZZ_PLANTED_BUG) {
+            seg->trace = fvfuzz_gr_trace_event;
+            seg->trace_user = (void *)ctx;
         }
         seg->op_counts = op_counts;
         f.face.silf.passes[0].flags = 0;

@@ -41,6 +41,18 @@ fvfuzz_build() {
         (cd "$FV_ROOT" && cmake --preset "$preset" -B "$dir" "${extra[@]}" ${FVFUZZ_CMAKE_ARGS:-} >"$dir/configure.log" 2>&1) || {
             tail -n 20 "$dir/configure.log" >&2; fvfuzz_setup_error "configure of preset '$preset' failed (log: $dir/configure.log)"; }
     fi
+    # A target fuzz/CMakeLists.txt left out (its part of vm/ or its base
+    # data is missing) is named here, not by ninja's "unknown target".
+    local known want missing=()
+    known=$(ninja -C "$dir" -t targets all 2>/dev/null | sed -n 's/: phony$//p')
+    for want in "${targets[@]}"; do
+        grep -qx -- "$want" <<<"$known" || missing+=("$want")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        local why
+        why=$(grep -h -m1 -o "fuzz target ${missing[0]#*_} skipped: .*" "$dir/configure.log" "$dir/CMakeFiles/CMakeOutput.log" 2>/dev/null | head -1)
+        fvfuzz_setup_error "${missing[*]} is not part of the $preset build in $dir: ${why:-fuzz/CMakeLists.txt left it out (see $dir/configure.log)}"
+    fi
     fv_say "building ${targets[*]:-everything} ($preset)"
     local t=()
     [ ${#targets[@]} -gt 0 ] && t=(--target "${targets[@]}")

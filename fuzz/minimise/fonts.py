@@ -74,9 +74,13 @@ def with_glyphs(tables, glyphs):
     head = bytearray(t["head"])
     head[50:52] = struct.pack(">h", 1)
     t["head"] = bytes(head)
-    old_n = _u16(t["maxp"], 4)
-    n = len(glyphs)
-    if n != old_n:
+    return with_glyph_count(t, len(glyphs))
+
+
+def with_glyph_count(tables, n):
+    """tables with maxp.numGlyphs n and the metrics cut to n glyphs."""
+    t = dict(tables)
+    if n != _u16(t["maxp"], 4):
         maxp = bytearray(t["maxp"])
         maxp[4:6] = struct.pack(">H", n)
         t["maxp"] = bytes(maxp)
@@ -301,4 +305,128 @@ def with_rule_code(silf, i, k, kind, r, code):
         if j < len(offs) - 1:
             sub = _shift_pass_internals(sub, offs[j] + delta, delta)
     silf.subs = silf.subs[:i] + [sub] + silf.subs[i + 1:]
+    return silf.build()
+
+
+# ---------------------------------------------------------------- cmap
+def cmap_mappings(cmap):
+    """{code point: glyph} from the subtable a reader prefers (Windows
+    full-repertoire format 12, then a Unicode format 4), or None."""
+    num = _u16(cmap, 2)
+    found = {}
+    for i in range(num):
+        pid, eid, off = struct.unpack(">HHI", cmap[4 + 8 * i:12 + 8 * i])
+        if off + 4 > len(cmap):
+            continue
+        fmt = _u16(cmap, off)
+        if fmt in (4, 12) and (pid == 0 or (pid == 3 and eid in (1, 10))):
+            found.setdefault(fmt, off)
+    if 12 in found:
+        off = found[12]
+        n = struct.unpack(">I", cmap[off + 12:off + 16])[0]
+        out = {}
+        for g in range(min(n, (len(cmap) - off - 16) // 12)):
+            start, end, gid = struct.unpack(">III", cmap[off + 16 + 12 * g:off + 28 + 12 * g])
+            for cp in range(start, min(end, start + 0x10000) + 1):
+                out[cp] = gid + cp - start
+        return out
+    if 4 in found:
+        off = found[4]
+        segs = _u16(cmap, off + 6) // 2
+        ends = struct.unpack(">%dH" % segs, cmap[off + 14:off + 14 + 2 * segs])
+        at = off + 16 + 2 * segs
+        starts = struct.unpack(">%dH" % segs, cmap[at:at + 2 * segs])
+        deltas = struct.unpack(">%dh" % segs, cmap[at + 2 * segs:at + 4 * segs])
+        ro_at = at + 4 * segs
+        ros = struct.unpack(">%dH" % segs, cmap[ro_at:ro_at + 2 * segs])
+        out = {}
+        for s in range(segs):
+            for cp in range(starts[s], ends[s] + 1):
+                if cp == 0xFFFF:
+                    continue
+                if ros[s] == 0:
+                    gid = (cp + deltas[s]) & 0xFFFF
+                else:
+                    p = ro_at + 2 * s + ros[s] + 2 * (cp - starts[s])
+                    gid = _u16(cmap, p) if p + 2 <= len(cmap) else 0
+                    gid = (gid + deltas[s]) & 0xFFFF if gid else 0
+                if gid:
+                    out[cp] = gid
+        return out
+    return None
+
+
+def build_cmap(mappings):
+    """A cmap with one subtable for `mappings` (a list of (cp, gid)):
+    format 4 (3,1) when every code point is in the BMP, else format 12
+    (3,10); runs of consecutive code points and glyphs share a segment."""
+    runs = []
+    for cp, gid in sorted(mappings):
+        if runs and cp == runs[-1][1] + 1 and gid == runs[-1][2] + cp - runs[-1][0]:
+            runs[-1][1] = cp
+        else:
+            runs.append([cp, cp, gid])
+    if all(r[1] < 0xFFFF for r in runs):
+        runs.append([0xFFFF, 0xFFFF, 1])          # the required last segment
+        n = len(runs)
+        es = max(0, n.bit_length() - 1)
+        body = struct.pack(">4H", 2 * n, 2 * (1 << es), es, 2 * n - 2 * (1 << es))
+        body += b"".join(struct.pack(">H", r[1]) for r in runs) + b"\0\0"
+        body += b"".join(struct.pack(">H", r[0]) for r in runs)
+        body += b"".join(struct.pack(">H", (r[2] - r[0]) & 0xFFFF) for r in runs)
+        body += b"\0\0" * n
+        sub = struct.pack(">HHH", 4, 6 + len(body), 0) + body
+        return struct.pack(">HHHHI", 0, 1, 3, 1, 12) + sub
+    sub = struct.pack(">HHIII", 12, 0, 16 + 12 * len(runs), 0, len(runs))
+    sub += b"".join(struct.pack(">III", *r) for r in runs)
+    return struct.pack(">HHHHI", 0, 1, 3, 10, 12) + sub
+
+
+# ---------------------------------------------------------------- Glat/Gloc
+def glat_entries(tables):
+    """(Glat header, [entry per glyph]) through Gloc's offsets, or None."""
+    if "Glat" not in tables or "Gloc" not in tables:
+        return None
+    gloc, glat = tables["Gloc"], tables["Glat"]
+    if len(gloc) < 8:
+        return None
+    long_offsets = _u16(gloc, 4) & 1
+    size = 4 if long_offsets else 2
+    n = (len(gloc) - 8) // size
+    if _u16(gloc, 4) & 2:                        # attribute names follow: leave alone
+        return None
+    offs = struct.unpack(">%d%s" % (n, "I" if long_offsets else "H"), gloc[8:8 + size * n])
+    if not offs or any(b < a for a, b in zip(offs, offs[1:])) or offs[-1] > len(glat):
+        return None
+    return glat[:offs[0]], [glat[a:b] for a, b in zip(offs, offs[1:])]
+
+
+def with_glat_entries(tables, header, entries):
+    """tables with Glat and Gloc rewritten for `entries` (one per glyph)."""
+    gloc = tables["Gloc"]
+    long_offsets = _u16(gloc, 4) & 1
+    offs, at = [], len(header)
+    for e in entries:
+        offs.append(at)
+        at += len(e)
+    offs.append(at)
+    if not long_offsets and at > 0xFFFF:
+        return None
+    fmt = ">%d%s" % (len(offs), "I" if long_offsets else "H")
+    t = dict(tables)
+    t["Glat"] = header + b"".join(entries)
+    t["Gloc"] = gloc[:8] + struct.pack(fmt, *offs)
+    return t
+
+
+def with_max_glyph(silf_data, last):
+    """Silf bytes with every subtable's maxGlyphID at most `last`."""
+    silf = Silf(silf_data)
+    subs = []
+    for sub in silf.subs:
+        at = silf.h
+        if _u16(sub, at) > last:
+            sub = sub[:at] + struct.pack(">H", last) + sub[at + 2:]
+        subs.append(sub)
+    silf.subs = subs
     return silf.build()

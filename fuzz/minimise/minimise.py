@@ -49,6 +49,8 @@ class Minimiser:
         self.signature = signature
         self.deadline = deadline
         self.max_runs = max_runs
+        self.start = time.monotonic()
+        self.rejected = set()   # sha1 of candidates that did not fail the same way
 
     def spent(self):
         return time.monotonic() >= self.deadline or self.run.runs >= self.max_runs
@@ -63,7 +65,12 @@ class Minimiser:
                 return False
         elif len(cand) >= len(self.best):
             return False
+        # Passes meet the same candidates again in the fixed-point round.
+        key = hashlib.sha1(cand).digest()
+        if key in self.rejected:
+            return False
         if self.run.run(cand).signature != self.signature:
+            self.rejected.add(key)
             return False
         self.best = cand
         return True
@@ -105,7 +112,8 @@ def minimise(m, args, tmp, log):
                 log("round %d: libFuzzer -minimize_crash: %d bytes" % (rounds, len(m.best)))
             for p in shrink.passes_for(args.target):
                 p(m, args.target)
-                log("round %d: %s: %d bytes" % (rounds, p.__name__, len(m.best)))
+                log("round %d: %s: %d bytes (%d executions, %.1fs)"
+                    % (rounds, p.__name__, len(m.best), m.run.runs, time.monotonic() - m.start))
         except shrink.BudgetSpent:
             return rounds, False
         if len(m.best) >= before:

@@ -117,14 +117,64 @@ def font_tables(m, target):
 
 
 def font_glyph_count(m, target):
+    """Keeps the first k glyphs (maxp, metrics, glyf and loca, and Graphite's
+    Glat and Gloc cut to match), for a few k from 1 up."""
     p = _parts(m, target)
-    glyphs = p and fonts.glyphs_of(p.tables)
-    if not glyphs or len(glyphs) <= 1:
+    if p is None or len(p.tables.get("maxp", b"")) < 6:
         return
-    n = len(glyphs)
-    for k in sorted({1, n // 8, n // 4, n // 2, n - 1}):
-        if 1 <= k < n and m.test(p.bytes(fonts.with_glyphs(p.tables, glyphs[:k]))):
+    n = struct.unpack(">H", p.tables["maxp"][4:6])[0]
+    glyphs = fonts.glyphs_of(p.tables)
+    glat = fonts.glat_entries(p.tables)
+
+    def cut(k):
+        if glyphs is not None:
+            tables = fonts.with_glyphs(p.tables, glyphs[:k])
+        else:
+            tables = fonts.with_glyph_count(p.tables, k)
+        if glat is not None and len(glat[1]) >= k:
+            tables = fonts.with_glat_entries(tables, glat[0], glat[1][:k])
+        if tables is not None and _silf(p) is not None:
+            tables["Silf"] = fonts.with_max_glyph(p.tables["Silf"], k - 1)
+        return tables is not None and m.test(p.bytes(tables))
+
+    # The smallest k of a ladder that works, then a bisection below it
+    # (as if fewer glyphs never worked once more did not).
+    ladder = sorted({1, 2, 3, 4, n - 1} | {n * i // 16 for i in range(1, 16)})
+    failed = 0
+    for k in ladder:
+        if not 1 <= k < n:
+            continue
+        if cut(k):
+            lo, hi = failed, k
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if cut(mid):
+                    hi = mid
+                else:
+                    lo = mid
             return
+        failed = k
+
+
+def graphite_glyph_attributes(m, target):
+    """Gives glyphs the font's smallest Glat entry (its glyph attributes):
+    an empty entry is not a valid one."""
+    p = _parts(m, target)
+    glat = p and fonts.glat_entries(p.tables)
+    if not glat or not glat[1]:
+        return
+    header, entries = glat
+    blank = min(entries, key=len)
+    if not blank:
+        return
+    bigger = [g for g in range(len(entries)) if len(entries[g]) > len(blank)]
+
+    def build(keep):
+        keep = set(keep)
+        t = fonts.with_glat_entries(p.tables, header, [e if g in keep or len(e) <= len(blank)
+                                                       else blank for g, e in enumerate(entries)])
+        return None if t is None else p.bytes(t)
+    shrink_units(bigger, build, m.test)
 
 
 def font_empty_glyphs(m, target):
@@ -238,10 +288,25 @@ def graphite_rules(m, target):
                 shrink_units(fonts.split_insns(code, fonts.gr_insn_len), build, m.test)
 
 
+def font_cmap(m, target):
+    """Rebuilds the cmap from its mappings, then drops mappings."""
+    p = _parts(m, target)
+    if p is None or "cmap" not in p.tables:
+        return
+    try:
+        mappings = fonts.cmap_mappings(p.tables["cmap"])
+    except (struct.error, IndexError):
+        return
+    if not mappings:
+        return
+    shrink_units(sorted(mappings.items()),
+                 lambda keep: p.bytes(dict(p.tables, cmap=fonts.build_cmap(keep))), m.test)
+
+
 # Tables read as a whole structure: cutting bytes out of them only breaks
 # offsets, so only the passes above edit them.
 STRUCTURED = {"head", "hhea", "maxp", "loca", "glyf", "hmtx", "vhea", "vmtx", "fpgm", "prep",
-              "Silf", "Glat", "Gloc", "Feat", "Sill"}
+              "cmap", "Silf", "Glat", "Gloc", "Feat", "Sill"}
 
 
 def font_table_bytes(m, target):
@@ -267,7 +332,8 @@ def font_text(m, target):
 
 
 FONT_PASSES = [font_tables, font_glyph_count, font_empty_glyphs, font_glyph_programs,
-               font_instructions, graphite_passes, graphite_rules, font_table_bytes, font_text]
+               font_instructions, graphite_passes, graphite_rules, graphite_glyph_attributes,
+               font_cmap, font_table_bytes, font_text]
 
 
 # ---------------------------------------------------------------- code

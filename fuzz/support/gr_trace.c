@@ -1,8 +1,6 @@
 /* See gr_trace.h. */
 #include "support/gr_trace.h"
 
-#include <stdlib.h>
-
 void fvfuzz_gr_trace_print(FILE *log, const fv_gr_trace_event *ev)
 {
     if (ev->kind != FV_GR_TRACE_OP)
@@ -21,26 +19,18 @@ void fvfuzz_gr_trace_print(FILE *log, const fv_gr_trace_event *ev)
     fflush(log); /* the opcode may crash */
 }
 
-static void on_event(void *user, const fv_gr_trace_event *ev)
+void fvfuzz_gr_trace_event(void *user, const fv_gr_trace_event *ev)
 {
     const fvfuzz_ctx *ctx = user;
     if (ctx->trace && ctx->log != NULL)
         fvfuzz_gr_trace_print(ctx->log, ev);
 #if FVFUZZ_PLANTED_BUG
     /* Test-only (FONTVM_TEST_PLANTED_BUG, fvfuzz-replay-planted): running
-     * PUSH_VERSION (0x37, which no shipped font's rules use) reads one byte
-     * past a heap copy of the stack, so tests/fuzz can check that the
-     * minimiser keeps a Graphite crash while it drops passes and rules. */
-    if (ev->kind == FV_GR_TRACE_OP && ev->opcode == 0x37) {
-        uint8_t *copy = malloc(ev->stack_depth + 1u);
-        if (copy != NULL) {
-            for (size_t i = 0; i <= ev->stack_depth; i++)
-                copy[i] = (uint8_t)i;
-            volatile uint8_t past = copy[ev->stack_depth + 1u]; /* the planted overflow */
-            (void)past;
-            free(copy);
-        }
-    }
+     * PUSH_VERSION (0x37, which no shipped font's rules use) reads past a
+     * heap block, so tests/fuzz can check that the minimiser keeps a
+     * Graphite crash while it drops passes and rules. */
+    if (ev->kind == FV_GR_TRACE_OP && ev->opcode == 0x37)
+        fvfuzz_planted_overread(ev->stack_depth);
 #endif
 }
 
@@ -50,5 +40,5 @@ void fvfuzz_gr_trace_install(const fvfuzz_ctx *ctx, fv_gr_face *face)
     if (!ctx->trace || ctx->log == NULL)
         return;
 #endif
-    fv_gr_set_trace(face, on_event, (void *)ctx, NULL);
+    fv_gr_set_trace(face, fvfuzz_gr_trace_event, (void *)ctx, NULL);
 }

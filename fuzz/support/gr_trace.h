@@ -12,6 +12,10 @@
  * planted-bug build, always: see gr_trace.c). */
 void fvfuzz_gr_trace_install(const fvfuzz_ctx *ctx, fv_gr_face *face);
 
+/* The trace hook itself (user: the fvfuzz_ctx), for targets that drive the
+ * machine below the face (gr_code). */
+void fvfuzz_gr_trace_event(void *user, const fv_gr_trace_event *ev);
+
 /* The line for one event (FV_GR_TRACE_OP only; other kinds print nothing). */
 void fvfuzz_gr_trace_print(FILE *log, const fv_gr_trace_event *ev);
 

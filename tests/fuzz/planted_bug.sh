@@ -25,9 +25,9 @@ rm -rf "$scratch/cases"
 mkdir -p "$scratch/cases"
 fail() { echo "FAIL: $*"; exit 1; }
 
-# check_case TARGET BINARY PLANTED_FILE TRACE_WORD [REPRO ARGS...]
+# check_case TARGET BINARY PLANTED_CALLER TRACE_WORD [REPRO ARGS...]
 check_case() {
-    local t=$1 bin=$2 where=$3 word=$4; shift 4
+    local t=$1 bin=$2 caller=$3 word=$4; shift 4
     local in="$scratch/cases/$t.in" out="$scratch/cases/$t" log="$scratch/cases/$t.log"
     python3 "$root/tests/fuzz/make_planted.py" "$t" "$in" "$replay" >/dev/null
     local in_size; in_size=$(stat -c %s "$in")
@@ -45,7 +45,8 @@ check_case() {
     sig_in=$(sed -n 's/^== failure: //p' "$log")
     sig_out=$(sed -n 's/^== signature: //p' "$log")
     [ -n "$sig_in" ] && [ "$sig_in" = "$sig_out" ] || fail "$t: signature changed: '$sig_in' -> '$sig_out'"
-    case "$sig_in" in "heap-buffer-overflow READ in "*"($where:"*) ;; *) fail "$t: signature '$sig_in' is not the planted over-read in $where" ;; esac
+    case "$sig_in" in "heap-buffer-overflow READ in fvfuzz_planted_overread (fuzz/fuzz_common.c:"*") < $caller "*) ;;
+        *) fail "$t: signature '$sig_in' is not the planted over-read called by $caller" ;; esac
     grep -q 'fixed point' "$log" || fail "$t: stopped before the fixed point"
     if [ -n "$word" ]; then
         grep '^trace ' "$log" | tail -1 | grep -qw -- "$word" || fail "$t: the trace does not end at $word"
@@ -54,7 +55,8 @@ check_case() {
     if ASAN_OPTIONS=detect_leaks=0 "$bin" "${runs[@]}" "$case_file" >"$scratch/cases/$t.check" 2>&1; then
         fail "$t: the filed case does not crash"
     fi
-    grep -q "heap-buffer-overflow.*$where" "$scratch/cases/$t.check" || fail "$t: the filed case crashes elsewhere"
+    grep -q "SUMMARY: AddressSanitizer: heap-buffer-overflow .*fuzz_common.c:.* in fvfuzz_planted_overread" \
+        "$scratch/cases/$t.check" || fail "$t: the filed case crashes elsewhere"
     echo "PASS: $t: $in_size -> $min_size bytes in $((SECONDS - start)) s, $sig_out"
 }
 
@@ -79,11 +81,11 @@ replay)
     echo "PASS: scripts/repro --help, exit statuses 1 and 2"
     # -- the three planted bugs (fvfuzz-replay-planted takes --target T FILE)
     runs=(--target sfnt)
-    check_case sfnt "$planted" fuzz/sfnt.c "" --binary "$planted" --time 90
+    check_case sfnt "$planted" run "" --binary "$planted" --time 90
     runs=(--target tt_font)
-    check_case tt_font "$planted" fuzz/support/tt_run.c AA --binary "$planted" --time 90
+    check_case tt_font "$planted" trace_emit AA --binary "$planted" --time 90
     runs=(--target gr_font)
-    check_case gr_font "$planted" fuzz/support/gr_trace.c PUSH_VERSION --binary "$planted" --time 90
+    check_case gr_font "$planted" run_code PUSH_VERSION --binary "$planted" --time 90
     ;;
 libfuzzer)
     export FVFUZZ_BUILD_ROOT=$scratch
@@ -93,7 +95,7 @@ libfuzzer)
     # needs it only for gr_font.
     replay=/bin/false
     runs=(-runs=1)
-    check_case sfnt "$bdir/fuzz/fuzz_sfnt" fuzz/sfnt.c "" --build-dir "$bdir" --time 300
+    check_case sfnt "$bdir/fuzz/fuzz_sfnt" run "" --build-dir "$bdir" --time 300
     grep -q 'FONTVM_TEST_PLANTED_BUG:BOOL=ON' "$bdir/CMakeCache.txt" || fail "planted-bug build not configured"
     ;;
 *)
