@@ -29,7 +29,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 check_case() {
     local t=$1 bin=$2 caller=$3 word=$4; shift 4
     local in="$scratch/cases/$t.in" out="$scratch/cases/$t" log="$scratch/cases/$t.log"
-    python3 "$root/tests/fuzz/make_planted.py" "$t" "$in" "$replay" >/dev/null
+    python3 "$root/tests/fuzz/make_planted.py" "$t" "$in" "$replay" "$bin" >/dev/null
     local in_size; in_size=$(stat -c %s "$in")
     local start=$SECONDS status=0
     "$root/scripts/repro" "$in" --target "$t" --out-dir "$out" "$@" >"$log" 2>&1 || status=$?
@@ -86,6 +86,10 @@ replay)
     check_case tt_font "$planted" trace_emit AA --binary "$planted" --time 90
     runs=(--target gr_font)
     check_case gr_font "$planted" run_code PUSH_VERSION --binary "$planted" --time 90
+    runs=(--target tt_program)
+    check_case tt_program "$planted" trace_emit AA --binary "$planted" --time 90
+    runs=(--target gr_code)
+    check_case gr_code "$planted" run_code PUSH_VERSION --binary "$planted" --time 90
     ;;
 libfuzzer)
     export FVFUZZ_BUILD_ROOT=$scratch
