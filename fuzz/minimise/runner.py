@@ -31,7 +31,7 @@ _UBSAN = re.compile(r"runtime error: (.*)")
 _FVFUZZ = re.compile(r"^fvfuzz: (\w+): (.*)")
 _DIFFER = re.compile(r"^(tt_diff|gr_diff): .*differ")
 _LIBFUZZER = re.compile(r"ERROR: libFuzzer: ([\w -]+)")
-_NUMBER = re.compile(r"(0x[0-9a-fA-F]+|-?\d+(\.\d+)?)")
+_NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|-?\d+(\.\d+)?)\b")
 
 
 def blank_numbers(text):
