@@ -8,18 +8,13 @@
 
 FVFUZZ_BUILD_ROOT=${FVFUZZ_BUILD_ROOT:-$FV_ROOT/build}
 
-# The fuzz scripts' exit statuses beyond their own results: 2 bad usage or
-# input, 3 a build or a missing tool.  One line each.
-fvfuzz_usage_error() { printf '[fontvm] error: %s (see --help)\n' "$*" >&2; exit 2; }
-fvfuzz_setup_error() { printf '[fontvm] error: %s\n' "$*" >&2; exit 3; }
-
-# fvfuzz_need_tools CMD:PACKAGE...: fails (3) naming the first missing
+# fvfuzz_need_tools CMD:PACKAGE...: fails (fv_cannot_run, 3) naming the first missing
 # command and its Debian package; installs nothing.
 fvfuzz_need_tools() {
     local t
     for t in "$@"; do
         command -v "${t%%:*}" >/dev/null 2>&1 ||
-            fvfuzz_setup_error "missing ${t%%:*} (Debian package ${t#*:}; scripts/test installs every package the project needs)"
+            fv_cannot_run "missing ${t%%:*} (Debian package ${t#*:}; scripts/test installs every package the project needs)"
     done
 }
 FVFUZZ_TARGETS_ALL="sfnt tt_program tt_font tt_diff gr_code gr_font gr_diff"
@@ -39,7 +34,7 @@ fvfuzz_build() {
         # FVFUZZ_CMAKE_ARGS: extra -D options (tests use it for the planted bug).
         # shellcheck disable=SC2086
         (cd "$FV_ROOT" && cmake --preset "$preset" -B "$dir" "${extra[@]}" ${FVFUZZ_CMAKE_ARGS:-} >"$dir/configure.log" 2>&1) || {
-            tail -n 20 "$dir/configure.log" >&2; fvfuzz_setup_error "configure of preset '$preset' failed (log: $dir/configure.log)"; }
+            tail -n 20 "$dir/configure.log" >&2; fv_cannot_run "configure of preset '$preset' failed (log: $dir/configure.log)"; }
     fi
     # A target fuzz/CMakeLists.txt left out (its part of vm/ or its base
     # data is missing) is named here, not by ninja's "unknown target".
@@ -51,13 +46,13 @@ fvfuzz_build() {
     if [ ${#missing[@]} -gt 0 ]; then
         local why
         why=$(grep -h -m1 -o "fuzz target ${missing[0]#*_} skipped: .*" "$dir/configure.log" "$dir/CMakeFiles/CMakeOutput.log" 2>/dev/null | head -1)
-        fvfuzz_setup_error "${missing[*]} is not part of the $preset build in $dir: ${why:-fuzz/CMakeLists.txt left it out (see $dir/configure.log)}"
+        fv_cannot_run "${missing[*]} is not part of the $preset build in $dir: ${why:-fuzz/CMakeLists.txt left it out (see $dir/configure.log)}"
     fi
     fv_say "building ${targets[*]:-everything} ($preset)"
     local t=()
     [ ${#targets[@]} -gt 0 ] && t=(--target "${targets[@]}")
     (cmake --build "$dir" -j "$(nproc)" "${t[@]}" >"$dir/build-fuzz.log" 2>&1) || {
-        grep -m 20 -E 'error|Error' "$dir/build-fuzz.log" >&2; fvfuzz_setup_error "build failed (log: $dir/build-fuzz.log)"; }
+        grep -m 20 -E 'error|Error' "$dir/build-fuzz.log" >&2; fv_cannot_run "build failed (log: $dir/build-fuzz.log)"; }
 }
 
 # The target a file belongs to, from its path (corpus/<t>/..., fuzz-work/<t>/...).
@@ -74,7 +69,7 @@ fvfuzz_target_of() {
 fvfuzz_check_target() {
     local t
     for t in $FVFUZZ_TARGETS_ALL; do [ "$t" = "$1" ] && return 0; done
-    fvfuzz_usage_error "unknown target '$1' (one of: $FVFUZZ_TARGETS_ALL)"
+    fv_usage "unknown target '$1' (one of: $FVFUZZ_TARGETS_ALL) (see --help)"
 }
 
 # Sanitizer settings for reproducing: symbolized, abort on the first error.

@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FONT_DIRS = ["/usr/share/fonts/truetype/" + d for d in
              ("liberation2", "croscore", "dejavu", "noto", "padauk",
               "abyssinica", "annapurna", "scheherazade")]
-GRAPHITE_TEST_FONTS = os.path.join(ROOT, "..", "shared", "peer", "graphite2", "fonts")
+GRAPHITE_TEST_FONTS = os.path.join(ROOT, "corpus", "peer", "graphite2", "fonts")
 
 # Per-target trailer lengths; must match the TRAILER constants in fuzz/*.c.
 TRAILER = {"sfnt": 4, "tt_font": 8, "tt_program": 16, "tt_diff": 16,
