@@ -26,6 +26,7 @@ import argparse
 import datetime
 import hashlib
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -111,7 +112,12 @@ def minimise(m, args, tmp, log):
                 libfuzzer_step(m, args, tmp)
                 log("round %d: libFuzzer -minimize_crash: %d bytes" % (rounds, len(m.best)))
             for p in shrink.passes_for(args.target):
-                p(m, args.target)
+                try:
+                    p(m, args.target)
+                except (ValueError, struct.error, IndexError, TypeError) as e:
+                    # An input whose structure breaks a pass's walk: the
+                    # other passes (and the byte-level ones) still run.
+                    log("round %d: %s: skipped (%s)" % (rounds, p.__name__, e))
                 log("round %d: %s: %d bytes (%d executions, %.1fs)"
                     % (rounds, p.__name__, len(m.best), m.run.runs, time.monotonic() - m.start))
         except shrink.BudgetSpent:

@@ -66,6 +66,20 @@ def shrink_bytes(data, build, test):
     return bytes(data[i] for i in kept)
 
 
+def blank_out(m, items, blank, rebuild):
+    """Gives items their smaller blank form (blank(item), None if there is
+    none), as many as keep the failure; rebuild(items) -> bytes or None."""
+    blanks = [blank(it) for it in items]
+    cands = [i for i, b in enumerate(blanks) if b is not None and len(b) < len(items[i])]
+
+    def build(keep):
+        keep = set(keep)
+        return rebuild([items[i] if i in keep or i not in cands_set else blanks[i]
+                        for i in range(len(items))])
+    cands_set = set(cands)
+    shrink_units(cands, build, m.test)
+
+
 def zero_trailer(m, trailer_len, keep=()):
     """Zeroes trailer bytes one at a time (same size, simpler input)."""
     for pos in range(trailer_len):
@@ -157,54 +171,34 @@ def font_glyph_count(m, target):
 
 
 def graphite_glyph_attributes(m, target):
-    """Gives glyphs the font's smallest Glat entry (its glyph attributes):
-    an empty entry is not a valid one."""
+    """Gives glyphs the font's smallest Glat entry (their Graphite
+    attributes): an empty entry is not a valid one."""
     p = _parts(m, target)
     glat = p and fonts.glat_entries(p.tables)
-    if not glat or not glat[1]:
+    if not glat or not glat[1] or not min(glat[1], key=len):
         return
     header, entries = glat
-    blank = min(entries, key=len)
-    if not blank:
-        return
-    bigger = [g for g in range(len(entries)) if len(entries[g]) > len(blank)]
+    smallest = min(entries, key=len)
 
-    def build(keep):
-        keep = set(keep)
-        t = fonts.with_glat_entries(p.tables, header, [e if g in keep or len(e) <= len(blank)
-                                                       else blank for g, e in enumerate(entries)])
+    def rebuild(items):
+        t = fonts.with_glat_entries(p.tables, header, items)
         return None if t is None else p.bytes(t)
-    shrink_units(bigger, build, m.test)
+    blank_out(m, entries, lambda e: smallest, rebuild)
 
 
 def font_empty_glyphs(m, target):
     p = _parts(m, target)
     glyphs = p and fonts.glyphs_of(p.tables)
-    if not glyphs:
-        return
-    full = [g for g in range(len(glyphs)) if glyphs[g]]
-
-    def build(keep):
-        keep = set(keep)
-        return p.bytes(fonts.with_glyphs(p.tables, [glyphs[g] if g in keep or not glyphs[g] else b""
-                                                    for g in range(len(glyphs))]))
-    shrink_units(full, build, m.test)
+    if glyphs:
+        blank_out(m, glyphs, lambda g: b"", lambda gs: p.bytes(fonts.with_glyphs(p.tables, gs)))
 
 
 def font_glyph_programs(m, target):
     p = _parts(m, target)
     glyphs = p and fonts.glyphs_of(p.tables)
-    if not glyphs:
-        return
-    coded = [g for g in range(len(glyphs)) if (fonts.glyph_program(glyphs[g]) or (0, 0))[1] >
-             (fonts.glyph_program(glyphs[g]) or (0, 0))[0]]
-
-    def build(keep):
-        keep = set(keep)
-        out = [glyphs[g] if g not in coded or g in keep else fonts.with_glyph_code(glyphs[g], b"")
-               for g in range(len(glyphs))]
-        return None if None in out else p.bytes(fonts.with_glyphs(p.tables, out))
-    shrink_units(coded, build, m.test)
+    if glyphs:
+        blank_out(m, glyphs, lambda g: fonts.with_glyph_code(g, b""),
+                  lambda gs: p.bytes(fonts.with_glyphs(p.tables, gs)))
 
 
 def font_instructions(m, target):
@@ -241,38 +235,32 @@ def _silf(p):
         return None
 
 
-def graphite_passes(m, target):
+def _pass_counts(m, target):
+    """(subtable, number of passes) of each Silf subtable whose passes parse."""
     p = _parts(m, target)
     silf = p and _silf(p)
-    if silf is None:
-        return
-    for i in range(len(silf.subs)):
+    for i in range(len(silf.subs) if silf else 0):
         try:
-            n = len(silf.passes(i)[1]) - 1
+            yield i, len(silf.passes(i)[1]) - 1
         except (ValueError, struct.error, IndexError):
             continue
+
+
+def graphite_passes(m, target):
+    for i, n in list(_pass_counts(m, target)):
         for k in reversed(range(n)):
             p = _parts(m, target)
-            silf = _silf(p)
             try:
-                new = fonts.drop_pass(silf, i, k)
+                new = fonts.drop_pass(_silf(p), i, k)
             except (ValueError, struct.error, IndexError):
                 continue
             m.test(p.bytes(dict(p.tables, Silf=new)))
 
 
 def graphite_rules(m, target):
-    p = _parts(m, target)
-    silf = p and _silf(p)
-    if silf is None:
-        return
-    for i in range(len(silf.subs)):
-        try:
-            n = len(silf.passes(i)[1]) - 1
-        except (ValueError, struct.error, IndexError):
-            continue
+    for i, n in list(_pass_counts(m, target)):
         for k in range(n):
-            walk = fonts.rule_code(silf, i, k)
+            walk = fonts.rule_code(_silf(_parts(m, target)), i, k)
             for kind, r, _, _ in (walk[3] if walk else []):
                 p = _parts(m, target)
                 silf = _silf(p)
