@@ -408,6 +408,8 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                     jobs.append(Job("gr", f, set_name, max(1, count_lines(t)) * len(refs),
                                     texts=t, features=ft, rtl=bool(fs.get("rtl", False)),
                                     refs=refs, detail_limit=int(gr.get("detail_limit", 8))))
+    if "gr" in engines:
+        jobs += _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs)
     # Unique job names: two folders may hold fonts with the same file name.
     seen = {}
     for j in jobs:
@@ -416,6 +418,49 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
     for j in jobs:
         j.weight = job_cost(j)
     jobs.sort(key=lambda j: -j.weight)
+    return jobs
+
+
+# --- generated texts --------------------------------------------------------
+
+GENERATED_DIR = os.path.join("build", "gen-texts")
+
+
+def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs):
+    """Per Graphite font, text generated from its own cmap
+    (conformance/graphite/gen_texts.py), once in each direction: lines
+    nobody chose, the multi-word ones where collision avoidance looks
+    across words.  [graphite] generated_lines (per direction; a font set
+    may set its own), [quick] graphite_generated_lines in the quick
+    corpus; generated_seed picks another text."""
+    gr = cfg.get("graphite", {})
+    q = cfg.get("quick", {}) if quick else {}
+    seed = int(gr.get("generated_seed", 1))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "graphite"))
+    import gen_texts
+    jobs, done = [], set()
+    for set_name, f, fs in gr_fonts:
+        if f in done or (wanted and not wanted(set_name, f)):
+            continue
+        done.add(f)
+        fs = fs or {}
+        n = int(q.get("graphite_generated_lines", 0)) if quick else \
+            int(fs.get("generated_lines", gr.get("generated_lines", 0)))
+        if n <= 0:
+            continue
+        base = os.path.splitext(os.path.basename(f))[0]
+        for direction in ("ltr", "rtl"):
+            out = os.path.join(root, GENERATED_DIR, f"{base}-gen{n}-s{seed}-{direction}.txt")
+            try:
+                gen_texts.write(f, n, out, seed, direction)
+            except ValueError as e:
+                warn(f"no generated text for {os.path.basename(f)}: {e}")
+                break
+            except OSError as e:
+                raise ConfigError(f"cannot write generated text {out}: {e}")
+            jobs.append(Job("gr", f, set_name, n * len(refs), texts=out, features="",
+                            rtl=direction == "rtl", refs=refs,
+                            detail_limit=int(gr.get("detail_limit", 8))))
     return jobs
 
 

@@ -10,6 +10,15 @@
 FV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export FV_ROOT
 
+# The project's Python is Debian's /usr/bin/python3: its modules (jsonschema,
+# fontTools, ...) come from scripts/lib/packages.txt like everything else, so
+# a python3 earlier on PATH (a pyenv, a venv) without them must not shadow it.
+# The CMake presets name the same interpreter (Python3_EXECUTABLE).
+case ":$PATH:" in
+    :/usr/bin:*) ;;
+    *) PATH="/usr/bin:$PATH"; export PATH ;;
+esac
+
 fv_say() { printf '[fontvm] %s\n' "$*" >&2; }
 fv_die() { printf '[fontvm] error: %s\n' "$*" >&2; exit 1; }
 # fv_usage MESSAGE: bad usage or input (status 2).

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""conformance/graphite/gen_texts.py: the generated texts of the Graphite
+corpus are reproducible, written in the scripts the font serves, and use
+only characters the font maps.
+
+    test_gen_texts.py SOURCE_DIR
+"""
+import os
+import sys
+import unittest
+
+SRC = sys.argv.pop(1) if len(sys.argv) > 1 else "."
+sys.path.insert(0, os.path.join(SRC, "conformance", "graphite"))
+import gen_texts  # noqa: E402
+
+PADAUK = "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf"
+CHARIS = os.path.join(SRC, "corpus", "peer", "graphite2", "fonts", "charis_r_gr.ttf")
+TINY = os.path.join(SRC, "corpus", "peer", "graphite2", "fonts", "tiny.ttf")
+
+
+class GenTexts(unittest.TestCase):
+    def test_reproducible(self):
+        a = gen_texts.generate(PADAUK, 300, seed=1, direction="ltr")
+        self.assertEqual(a, gen_texts.generate(PADAUK, 300, seed=1, direction="ltr"))
+        self.assertEqual(len(a), 300)
+        self.assertNotEqual(a, gen_texts.generate(PADAUK, 300, seed=1, direction="rtl"))
+        self.assertNotEqual(a, gen_texts.generate(PADAUK, 300, seed=2, direction="ltr"))
+
+    def test_only_mapped_characters(self):
+        mapped = set(gen_texts.font_cmap(PADAUK)) | {0x20}
+        for line in gen_texts.generate(PADAUK, 500):
+            self.assertTrue(line)
+            self.assertEqual({ord(c) for c in line} - mapped, set(), line)
+
+    def test_scripts_served(self):
+        # Padauk maps more basic Latin letters than Myanmar ones; it is a
+        # Myanmar font all the same.
+        self.assertEqual([i.script for i in gen_texts.inventories(gen_texts.font_cmap(PADAUK))],
+                         ["MYANMAR", "LATIN"])
+        self.assertEqual([i.script for i in gen_texts.inventories(gen_texts.font_cmap(CHARIS))],
+                         ["CYRILLIC", "GREEK", "LATIN"])
+        lines = gen_texts.generate(PADAUK, 400)
+        myanmar = sum(any(0x1000 <= ord(c) <= 0x109F for c in l) for l in lines)
+        self.assertGreater(myanmar, 250)
+
+    def test_multi_word_lines_and_mark_stacks(self):
+        lines = gen_texts.generate(PADAUK, 1000)
+        self.assertGreater(sum(" " in l for l in lines), 500)
+        marks = [c for l in lines for c in l if gen_texts.unicodedata.category(c).startswith("M")]
+        self.assertGreater(len(marks), 1000)
+
+    def test_unreadable_cmap_is_an_error(self):
+        with self.assertRaises(ValueError):
+            gen_texts.generate(TINY, 10)
+
+
+if __name__ == "__main__":
+    unittest.main()
