@@ -188,6 +188,7 @@ class Runner:
         return None
 
     def classify(self, rc, out):
+        """The Outcome of one run from its status and report."""
         if rc == "timeout":
             return Outcome("timeout", out, rc, [])
         kind = self.kind(out)
@@ -195,6 +196,9 @@ class Runner:
             return Outcome(None, out, rc, [])
         if kind is None:
             kind = "signal %d" % -rc if isinstance(rc, int) and rc < 0 else "exit %s" % rc
+        if kind.startswith(("timeout", "out-of-memory")):
+            # Where a run is stopped for time or memory says nothing.
+            return Outcome(kind.split()[0], out, rc, [])
         frames = self.first_stack(out)
         project = [(fn, loc) for fn, loc in frames if loc is not None]
         top = project[:SIGNATURE_FRAMES]

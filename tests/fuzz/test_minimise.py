@@ -65,6 +65,17 @@ class Kinds(unittest.TestCase):
                          "heap-buffer-overflow")
 
 
+    def test_timeout_and_oom_have_no_frames(self):
+        r = runner.Runner.__new__(runner.Runner)
+        out = ("==9== ERROR: libFuzzer: timeout after 25 seconds\n"
+               "    #0 0x4f5 in tt_run (/x/fuzz_tt_font+0x4f5)\n")
+        self.assertEqual(r.classify(1, out).signature, "timeout")
+        out = "==9== ERROR: libFuzzer: out-of-memory (used: 2600Mb; exceeds: 2560Mb)\n"
+        self.assertEqual(r.classify(1, out).signature, "out-of-memory")
+        self.assertEqual(r.classify("timeout", "").signature, "timeout")
+        self.assertIsNone(r.classify(0, "fvfuzz-replay: 1 file(s) replayed\n").signature)
+
+
 class Shrinking(unittest.TestCase):
     def test_shrink_units_finds_the_needed_pair(self):
         calls = []
