@@ -216,6 +216,67 @@ def resolve_fontset(root, fs):
     return out
 
 
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+
+
+def extended_packages(root, cfg):
+    """The Debian packages of the extended font set, from the file that
+    [extended] packages_file names (one a line, # comments)."""
+    ext = cfg.get("extended", {})
+    if "packages_file" not in ext:
+        raise ConfigError("conform.toml has no [extended] packages_file")
+    path = resolve_path(root, ext["packages_file"])
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [w for line in f for w in line.split("#", 1)[0].split()]
+    except OSError as e:
+        raise ConfigError(f"[extended] packages_file {ext['packages_file']}: {e.strerror}")
+
+
+def _classify(files, set_name, engines, default_texts, tt_fonts, gr_fonts, strict, skipped=None):
+    """Sends each font file to the runners that can use it: TrueType every
+    font but CFF-flavoured ones (whose outlines the TrueType interpreter
+    never sees; bitmap-only and broken fonts stay in, since whether FreeType
+    and fontvm both refuse them is a result), Graphite those with Silf.  A
+    font no selected runner can use is named with the reason, never dropped
+    silently.  strict (files named on the command line): an unreadable file
+    is a configuration error, and each skipped font is a warning line;
+    otherwise both are gathered in `skipped` ({reason: [files]})."""
+    for f in files:
+        try:
+            info, _ = font_info(f)
+        except (OSError, ValueError) as e:
+            if strict:
+                raise ConfigError(f"{f}: cannot read its table directory ({e})")
+            skipped.setdefault("cannot read its table directory", []).append(f)
+            continue
+        t = info.faces[0] if info.faces else {}
+        unused = []
+        if "tt" in engines:
+            if "CFF " in t or "CFF2" in t:
+                unused.append("TrueType: CFF outlines (not TrueType-hinted)")
+            else:
+                tt_fonts.append((set_name, f, None))
+        if "gr" in engines:
+            if "Silf" in t:
+                gr_fonts.append((set_name, f, {"texts": default_texts}))
+            else:
+                unused.append("Graphite: no Silf table")
+        if len(unused) == len(engines):
+            if strict:
+                warn(f"{f}: skipped; " + "; ".join(unused))
+            else:
+                skipped.setdefault("; ".join(unused), []).append(f)
+
+
+def _warn_skipped(skipped):
+    """One line per reason for the fonts a large set cannot use."""
+    for reason, files in sorted(skipped.items()):
+        names = ", ".join(os.path.basename(f) for f in files[:4])
+        more = f" and {len(files) - 4} more" if len(files) > 4 else ""
+        warn(f"{len(files)} font(s) skipped ({reason}): {names}{more}")
+
+
 def resolve_texts(root, patterns):
     out = []
     for p in patterns:
@@ -307,12 +368,13 @@ def _font_filter(patterns):
 
 
 def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
-               paths=None, engines=("tt", "gr")):
+               paths=None, engines=("tt", "gr"), extended=False):
     """The job list, largest first.  `fonts` filters font sets/files,
-    `paths` (fonts or folders) replaces the configured font sets."""
+    `paths` (fonts or folders) replaces the configured font sets, and so
+    does `extended` (every font of the [extended] packages)."""
     tt = cfg.get("truetype", {})
     gr = cfg.get("graphite", {})
-    q = cfg.get("quick", {}) if quick else {}
+    q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else {}
     tt_sizes = sizes or [size_str(s) for s in q.get("sizes", tt.get("sizes", []))]
     tt_modes = modes or list(q.get("modes", tt.get("modes", list(MODES))))
     for m in tt_modes:
@@ -336,29 +398,21 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                 raise ConfigError(f"{p}: no such font file or folder")
             if not files:
                 warn(f"{p}: no .ttf, .otf or .ttc file in this folder")
-            for f in files:
-                try:
-                    info, _ = font_info(f)
-                except (OSError, ValueError) as e:
-                    raise ConfigError(f"{f}: cannot read its table directory ({e})")
-                t = info.faces[0] if info.faces else {}
-                # A font neither runner can use is named with the reason,
-                # never dropped silently.  A font without a readable table
-                # directory still goes to the TrueType runner: whether
-                # FreeType and fontvm both refuse it is a result.
-                unused = []
-                if "tt" in engines:
-                    if "glyf" in t or not t:
-                        tt_fonts.append(("args", f, None))
-                    else:
-                        unused.append("TrueType: no glyf table (CFF or bitmap-only fonts are not hinted by the TrueType interpreter)")
-                if "gr" in engines:
-                    if "Silf" in t:
-                        gr_fonts.append(("args", f, {"texts": gr.get("default_texts", [])}))
-                    else:
-                        unused.append("Graphite: no Silf table")
-                if len(unused) == len(engines):
-                    warn(f"{f}: skipped; " + "; ".join(unused))
+            _classify(files, "args", engines, gr.get("default_texts", []), tt_fonts, gr_fonts,
+                      strict=True)
+    elif extended:
+        skipped = {}
+        seen = set()   # packages share files (links, transitional packages)
+        for pkg in extended_packages(root, cfg):
+            files = []
+            for f in package_files(pkg):
+                real = os.path.realpath(f)
+                if f.lower().endswith(FONT_SUFFIXES) and real not in seen:
+                    seen.add(real)
+                    files.append(f)
+            _classify(files, pkg, engines, gr.get("default_texts", []), tt_fonts, gr_fonts,
+                      strict=False, skipped=skipped)
+        _warn_skipped(skipped)
     else:
         qtt = [x.lower() for x in q.get("truetype_fonts", [])]
         qgr = [x.lower() for x in q.get("graphite_fonts", [])]
@@ -409,7 +463,7 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                                     texts=t, features=ft, rtl=bool(fs.get("rtl", False)),
                                     refs=refs, detail_limit=int(gr.get("detail_limit", 8))))
     if "gr" in engines:
-        jobs += _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs)
+        jobs += _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended)
     # Unique job names: two folders may hold fonts with the same file name.
     seen = {}
     for j in jobs:
@@ -426,7 +480,7 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
 GENERATED_DIR = os.path.join("build", "gen-texts")
 
 
-def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs):
+def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
     """Per Graphite font, text generated from its own cmap
     (conformance/graphite/gen_texts.py), once in each direction: lines
     nobody chose, the multi-word ones where collision avoidance looks
@@ -444,8 +498,12 @@ def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs):
             continue
         done.add(f)
         fs = fs or {}
-        n = int(q.get("graphite_generated_lines", 0)) if quick else \
-            int(fs.get("generated_lines", gr.get("generated_lines", 0)))
+        if quick:
+            n = int(q.get("graphite_generated_lines", 0))
+        elif extended:
+            n = int(cfg.get("extended", {}).get("graphite_generated_lines", 0))
+        else:
+            n = int(fs.get("generated_lines", gr.get("generated_lines", 0)))
         if n <= 0:
             continue
         base = os.path.splitext(os.path.basename(f))[0]

@@ -415,6 +415,10 @@ def main(argv=None):
                     help="fonts to compare instead of the configured corpus")
     ap.add_argument("--config", default=os.path.join(ROOT, "conformance", "conform.toml"))
     ap.add_argument("--quick", action="store_true", help="the small [quick] corpus (< 2 minutes)")
+    ap.add_argument("--extended", action="store_true",
+                    help="every TrueType and Graphite font of the [extended] Debian packages "
+                         "(scripts/lib/packages-extended.txt) at the [extended] sizes and modes; "
+                         "not in CI")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
     ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
@@ -464,7 +468,9 @@ def main(argv=None):
         if a.replay:
             replay(a.replay, m)
         else:
-            jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick,
+            if a.extended and (a.quick or a.paths):
+                raise cfgmod.ConfigError("--extended replaces the corpus: not with --quick or font paths")
+            jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick, extended=a.extended,
                                      fonts=[x for x in (a.fonts or "").split(",") if x] or None,
                                      sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else None,
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,

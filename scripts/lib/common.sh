@@ -30,11 +30,12 @@ fv_cannot_run() { printf '[fontvm] error: %s\n' "$*" >&2; exit 3; }
 # shebang, up to the first line that is not a comment) as its --help.
 fv_help() { sed -n '2,/^[^#]/p' "$1" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-# fv_ensure_packages: installs the packages of scripts/lib/packages.txt that
-# are not installed yet (idempotent; prints what it installs).
+# fv_ensure_packages [LIST]: installs the packages of LIST (default
+# scripts/lib/packages.txt; one a line, # comments) that are not installed
+# yet (idempotent; prints what it installs).
 fv_ensure_packages() {
-    local want missing=() p
-    want=$(grep -v '^\s*#' "$FV_ROOT/scripts/lib/packages.txt" | grep -v '^\s*$')
+    local list=${1:-$FV_ROOT/scripts/lib/packages.txt} want missing=() p
+    want=$(sed 's/#.*//' "$list" | tr -s ' \t' '\n' | grep -v '^$')
     for p in $want; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
     done
