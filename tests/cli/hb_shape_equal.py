@@ -19,7 +19,9 @@ OPTION_FONTS = ("Padauk-Regular.ttf", "AwamiNastaliq-Regular.ttf", "Harmattan-Re
 OPTION_SETS = (["--font-size", "12"], ["--font-size", "37"], ["--no-glyph-names"],
                ["--no-clusters"], ["--no-positions"], ["--no-advances"], ["--ned"],
                ["--output-format", "json"], ["--output-format=json", "--no-glyph-names"],
-               ["--direction", "rtl"], ["--direction=ltr"], ["--features", "-kern,+liga,ss01=1"])
+               ["--direction", "rtl"], ["--direction=ltr"], ["--features", "-kern,+liga,ss01=1"],
+               ["--language", "ur"], ["--language=ks-Arab"], ["--language", "sd"],
+               ["--script", "Arab"], ["--script=Latn"])
 
 
 def run(cmd):

@@ -168,4 +168,30 @@ assert any(l["tag"] == "aio" and {"feature": "cv01", "value": 1} in l["settings"
 print("ok: info --json Graphite features and languages")
 PY
 
+# Traces: the TrueType stack is known on entry to a function (CALL's stack,
+# DejaVu's prep calls fpgm functions 0 and 1); the Graphite trace shows each
+# command's arguments; the disassembly names slot attributes and metrics.
+expect 0 0 "trace through function calls" -- "$FONTVM" trace "$font" --ppem 12 --glyph 36
+if grep -q '?' "$tmp/out"; then echo "FAIL: trace shows unknown stack values"; grep -m3 '?' "$tmp/out"; fails=$((fails + 1)); fi
+python3 - "$tmp/out" <<'PY' || fails=$((fails + 1))
+import re, sys
+lines = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+calls = 0
+for prev, cur in zip(lines, lines[1:]):
+    m, n = re.search(r"CALL +\[.*?\] -> (\[.*?\])", prev), re.match(r"fpgm @\d+ +\S+ +(\[.*?\])", cur)
+    if m and n:
+        calls += 1
+        assert m.group(1) == n.group(1), (prev, cur)
+assert calls > 10, calls
+print(f"ok: {calls} function entries start on the stack CALL left")
+PY
+charis="$(dirname "$0")/../../corpus/peer/graphite2/fonts/charis_r_gr.ttf"
+expect 0 0 "Graphite trace with arguments" -- "$FONTVM" trace "$charis" -u 4bb --features=1056=1
+check "trace arguments" '^ +0  PushFeat 29, 0 +\[\]$' out
+check "trace action arguments" '^ +0  PutSubs8bitObs 0, 214, 65 +\[\]$' out
+expect 0 0 "Graphite disassembly" -- "$FONTVM" disasm "$padauk" --graphite
+check "slot attributes named" ': AttrSet (shiftX|shiftY|insert|attTo|advX)$' out
+check "glyph metrics named" ': PushGlyphMetric (bbTop|bbBottom|bbLeft|bbRight|bbWidth|bbHeight|advWidth|lsb|rsb), ' out
+if grep -qE 'ATTR_SET|PUSH_GLYPH_METRIC' "$tmp/out"; then echo "FAIL: raw opcode names in the disassembly"; fails=$((fails + 1)); fi
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }

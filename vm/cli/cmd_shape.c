@@ -28,13 +28,14 @@ static const char help[] =
     "                          Graphite feature numbers too (1024=1); lang=xx selects\n"
     "                          the language as gr2fonttest -feat does.  A feature the\n"
     "                          font lacks is ignored with a warning\n"
-    "  --direction ltr|rtl     default: from the text's first strong character's\n"
-    "                          script, as hb-shape guesses it (--rtl = rtl)\n"
+    "  --direction ltr|rtl     default: from --script, else from the script of the\n"
+    "                          text's first letter, as hb-shape guesses it (--rtl)\n"
     "  --language TAG          BCP 47 tag; its first part selects the font's language\n"
     "                          settings (Sill), as HarfBuzz passes it (--lang xx: the\n"
     "                          tag as gr2fonttest takes it)\n"
-    "  --script TAG            recorded (--format table shows it); Graphite shaping\n"
-    "                          does not use a script\n"
+    "  --script TAG            ISO 15924 tag; sets the direction when --direction is\n"
+    "                          not given, as in hb-shape (Graphite shaping itself\n"
+    "                          takes no script; --format table shows it)\n"
     "  --justify P             justify each segment to P% of its natural width, as\n"
     "                          gr2fonttest -j P does (1 to 10000)\n"
     "output:\n"
@@ -144,7 +145,12 @@ static int parse_options(int argc, char **argv, shape_args *a, shape_opts *o)
         case OPT_RTL: o->direction = 1; break;
         case OPT_LANGUAGE: a->language = optarg; break;
         case OPT_LANG: a->lang = optarg; break;
-        case OPT_SCRIPT: o->script = optarg; break;
+        case OPT_SCRIPT:
+            if (shape_script_direction(optarg) < 0)
+                return cli_bad_value("shape", "--script", optarg,
+                                     "expected an ISO 15924 tag of 4 letters (Arab, Mymr)");
+            o->script = optarg;
+            break;
         case OPT_FONT_SIZE:
             if (strcmp(optarg, "upem") != 0) {
                 if (cli_opt_uint("shape", "--font-size", optarg, 1, 1000000, &v) != CLI_OK)
@@ -265,7 +271,9 @@ typedef struct shape_job {
 static void shape_segment(shape_job *j, const char *line, size_t len, const uint32_t *text,
                           size_t n)
 {
-    int rtl = j->o.direction >= 0 ? j->o.direction : guess_rtl(text, n);
+    int rtl = j->o.direction >= 0 ? j->o.direction
+              : j->o.script    ? shape_script_direction(j->o.script)
+                               : guess_rtl(text, n);
     int hb_format = j->o.format == SHAPE_HB_TEXT || j->o.format == SHAPE_HB_JSON;
     /* COMPAT(harfbuzz): HarfBuzz asks graphite2 for a right-to-left
      * segment without its bidi pass (gr_make_seg direction 3), having

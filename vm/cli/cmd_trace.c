@@ -91,14 +91,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: fontvm trace FONT --ppem N --glyph G [--mode v35|v40|v40-mono|v40-lcd]\n"
             "                    [--pedantic] [--face N] [--glyf-only]\n"
-            "       fontvm trace FONT (--text S | --text-file F | --codes HEX...)\n"
-            "                    [--features id=value,...] [--lang xx] [--rtl]\n\n"
+            "       fontvm trace FONT (--text S | --text-file F | -u LIST | --codes HEX...)\n"
+            "                    [any option of fontvm shape]\n\n"
             "TrueType: prints every instruction fontvm executes for glyph G (prep, then\n"
-            "the glyph's programs): program, pc, mnemonic, the stack top before -> after,\n"
-            "and the points it moved (26.6; p = glyph zone, t = twilight).\n"
+            "the glyph's programs, with the functions they call): program, pc, mnemonic,\n"
+            "the stack top before -> after, and the points it moved (26.6; p = glyph\n"
+            "zone, t = twilight).  --ppem as hint takes it (0.016 to 16384), --glyph a\n"
+            "glyph id of the font, --face 0 to 65535; --glyf-only hides prep and the\n"
+            "functions.  Every option takes --opt value or --opt=value.\n"
             "Graphite (with text): each pass's slot stream in and out, and every rule that\n"
-            "fired with its constraint and action code, opcode by opcode with the stack\n"
-            "(the same as `fontvm shape --trace`).\n");
+            "fired with its constraint and action code, command by command with its\n"
+            "arguments and the stack before it (the same as `fontvm shape --trace`).\n");
 }
 
 /* With text to shape, the trace is the Graphite one that `fontvm shape
@@ -120,10 +123,17 @@ static int graphite_trace(int argc, char **argv)
 
 int cmd_trace(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--text") || !strcmp(argv[i], "--text-file") ||
-            !strcmp(argv[i], "--codes"))
+    /* Text to shape (in any of shape's spellings) makes it a Graphite trace. */
+    static const char *const text_options[] = {"--text", "--text-file", "--codes", "--unicodes"};
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "-u", 2))
             return graphite_trace(argc, argv);
+        for (size_t k = 0; k < sizeof text_options / sizeof text_options[0]; k++) {
+            size_t len = strlen(text_options[k]);
+            if (!strncmp(argv[i], text_options[k], len) && (argv[i][len] == '\0' || argv[i][len] == '='))
+                return graphite_trace(argc, argv);
+        }
+    }
     static const struct option options[] = {
         {"help", no_argument, NULL, 'h'},         {"pedantic", no_argument, NULL, 'P'},
         {"glyf-only", no_argument, NULL, 'G'},    {"ppem", required_argument, NULL, 'p'},

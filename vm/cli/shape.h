@@ -44,6 +44,9 @@ typedef struct shape_opts {
 int shape_parse_features(const char *spec, shape_opts *o);
 /* --language: a BCP 47 tag whose first subtag selects the Sill language. */
 int shape_parse_language(const char *lang, shape_opts *o);
+/* --script: 1 for a right-to-left script (Arab, Hebr, ...), 0 for another
+ * 4-letter tag, -1 when it is not one. */
+int shape_script_direction(const char *script);
 /* Marks which settings the font declares (a short tag is tried NUL- and
  * space-padded, as graphite2 and HarfBuzz pad it) and prints one warning
  * line naming those it does not. */

@@ -105,8 +105,9 @@ int shape_parse_features(const char *spec, shape_opts *o)
 
 int shape_parse_language(const char *lang, shape_opts *o)
 {
-    /* HarfBuzz passes the first subtag, space-padded as hb_tag_from_string
-     * pads, to graphite2's language lookup. */
+    /* The first subtag, lower case, NUL-padded: what graphite2's language
+     * lookup matches when hb-shape is given the same --language (checked
+     * on Harmattan's ur and sd, whose Sill entries change its output). */
     size_t len = strcspn(lang, "-_");
     if (len == 0 || len > 4)
         return cli_bad_value("shape", "--language", lang,
@@ -114,7 +115,7 @@ int shape_parse_language(const char *lang, shape_opts *o)
                              "ks-Arab)");
     uint32_t t = 0;
     for (size_t i = 0; i < 4; i++) {
-        unsigned char c = i < len ? (unsigned char)lang[i] : ' ';
+        unsigned char c = i < len ? (unsigned char)lang[i] : 0;
         if (c >= 'A' && c <= 'Z')
             c = (unsigned char)(c - 'A' + 'a');
         t = (t << 8) | c;
@@ -128,6 +129,29 @@ static int face_has_feature(const fv_gr_face *face, uint32_t id)
 {
     for (uint32_t i = 0; i < face->num_features; i++)
         if (face->features[i].id == id)
+            return 1;
+    return 0;
+}
+
+int shape_script_direction(const char *script)
+{
+    /* ISO 15924 scripts written right to left (hb-shape takes the
+     * direction from --script when --direction is not given). */
+    static const char *const rtl[] = {
+        "Adlm", "Arab", "Armi", "Avst", "Chrs", "Cprt", "Elym", "Hatr", "Hebr", "Hung", "Khar",
+        "Lydi", "Mand", "Mani", "Mend", "Merc", "Mero", "Narb", "Nbat", "Nkoo", "Orkh", "Ougr",
+        "Palm", "Phli", "Phlp", "Phnx", "Prti", "Rohg", "Samr", "Sarb", "Sogd", "Sogo", "Syrc",
+        "Thaa", "Yezi"};
+    if (strlen(script) != 4)
+        return -1;
+    char t[5] = {0};
+    for (int i = 0; i < 4; i++) {
+        char c = script[i];
+        t[i] = (char)(i == 0 ? (c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)
+                             : (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    }
+    for (size_t i = 0; i < sizeof rtl / sizeof rtl[0]; i++)
+        if (strcmp(t, rtl[i]) == 0)
             return 1;
     return 0;
 }
