@@ -14,6 +14,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import corpus_graphite
+
 # Extra checks on one line of each of these fonts (file names).
 OPTION_FONTS = ("Padauk-Regular.ttf", "AwamiNastaliq-Regular.ttf", "Harmattan-Regular.ttf")
 OPTION_SETS = (["--font-size", "12"], ["--font-size", "37"], ["--no-glyph-names"],
@@ -54,14 +56,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     fontvm, src = argv
-    sys.path.insert(0, os.path.join(src, "conformance", "report"))
-    import config as cfgmod
-    cfg = cfgmod.load(os.path.join(src, "conformance", "conform.toml"))
-    # The corpus's own texts; the generated ones (build/gen-texts) are the
-    # conformance run's, where engine differences are reported, not here.
-    generated = os.path.join(src, cfgmod.GENERATED_DIR) + os.sep
-    pairs = sorted({(j.font, j.texts) for j in cfgmod.build_jobs(cfg, src, engines=("gr",))
-                    if not j.features and not os.path.abspath(j.texts).startswith(generated)})
+    pairs = corpus_graphite.font_texts(src)
     fonts = {f for f, _ in pairs}
     if len(fonts) < 6:
         print(f"hb_shape_equal: only {len(fonts)} Graphite fonts configured", file=sys.stderr)

@@ -90,6 +90,7 @@ int cmd_info(int argc, char **argv)
            h.hinted ? "yes" : "no", s->fpgm.len, s->prep.len, s->cvt_count, h.glyph_programs);
     int graphite = has_table(s, SFNT_TAG_Silf);
     printf("graphite: %s\n", graphite ? "yes (Silf present)" : "no");
+
     if (s->maxp.version == 0x00010000u) {
         const sfnt_maxp *m = &s->maxp;
         printf("maxp: points %u, contours %u, composite points %u, composite contours %u, zones %u,\n"
@@ -108,6 +109,11 @@ int cmd_info(int argc, char **argv)
         sfnt_tag_string(s->tables[i].tag, tag);
         printf("  %s  offset 0x%08" PRIX32 "  length %" PRIu32 "\n", tag, s->tables[i].offset,
                s->tables[i].length);
+    }
+    if (graphite) {
+        /* Separated by a blank line: the block is gr2fonttest's own output. */
+        printf("\ngraphite features (as gr2fonttest lists them):\n");
+        info_print_graphite(font);
     }
     fv_font_close(font);
     return CLI_OK;

@@ -14,6 +14,12 @@ typedef struct info_hinting {
     uint64_t glyph_program_bytes;
 } info_hinting;
 
+/* Feat feature flag: a hidden feature (an alias); gr2fonttest omits it. */
+#define INFO_FEAT_HIDDEN 0x0800u
+
 int info_print_json(fv_font *font, const char *path, const info_hinting *h);
+/* gr2fonttest's listing for a font given no text ("N features", each
+ * feature with its settings, "Feature Languages:"), byte for byte. */
+int info_print_graphite(fv_font *font);
 
 #endif

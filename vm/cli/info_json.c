@@ -1,6 +1,7 @@
 /* `fontvm info --json`: everything `info` prints, and the name strings,
  * the cmap subtables and the Graphite features and languages with their
- * values (what gr2fonttest lists for a font given no text). */
+ * values (what gr2fonttest lists for a font given no text); and that
+ * Graphite listing in gr2fonttest's own words for the text output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ static json_t *names_json(const sfnt_font *s)
     return arr;
 }
 
-/* The English (or first) string of name id `id`, for Feat labels. */
+/* The English (or first) string of name id `id` (Feat labels) as JSON. */
 static json_t *label_json(const sfnt_font *s, uint16_t id)
 {
     fv_span t;
@@ -123,6 +124,13 @@ static json_t *label_json(const sfnt_font *s, uint16_t id)
         }
     }
     return best ? best : json_null();
+}
+
+static void info_label(const sfnt_font *s, uint16_t id, char *buf, size_t size)
+{
+    json_t *j = label_json(s, id);
+    snprintf(buf, size, "%s", json_is_string(j) ? json_string_value(j) : "");
+    json_decref(j);
 }
 
 /* Every cmap subtable: platform, encoding, format. */
@@ -160,7 +168,8 @@ static json_t *feature_id_json(uint32_t id)
 }
 
 /* Features with their values and labels, languages with the values they
- * set: the lists gr2fonttest prints for a font. */
+ * set: the lists gr2fonttest prints for a font (it leaves out the hidden
+ * features). */
 static json_t *graphite_json(fv_font *font, const sfnt_font *s, char *why, size_t why_size)
 {
     fv_gr_face *face = NULL;
@@ -179,9 +188,11 @@ static json_t *graphite_json(fv_font *font, const sfnt_font *s, char *why, size_
         for (uint32_t k = 0; k < f->num_settings; k++)
             json_array_append_new(settings, json_pack("{s:i,s:o}", "value", f->setting_values[k],
                                                       "label", label_json(s, f->setting_labels[k])));
-        json_array_append_new(feats, json_pack("{s:o,s:o,s:i,s:o}", "id", feature_id_json(f->id),
-                                               "label", label_json(s, f->label), "default",
-                                               f->default_value, "settings", settings));
+        json_array_append_new(feats, json_pack("{s:o,s:o,s:i,s:b,s:i,s:o}", "id",
+                                               feature_id_json(f->id), "label",
+                                               label_json(s, f->label), "flags", f->flags,
+                                               "hidden", (f->flags & INFO_FEAT_HIDDEN) != 0,
+                                               "default", f->default_value, "settings", settings));
     }
     for (uint32_t i = 0; i < face->num_langs; i++) {
         const grv_lang *l = &face->langs[i];
@@ -197,6 +208,51 @@ static json_t *graphite_json(fv_font *font, const sfnt_font *s, char *why, size_
     json_object_set_new(g, "languages", langs);
     fv_gr_face_free(face);
     return g;
+}
+
+int info_print_graphite(fv_font *font)
+{
+    const sfnt_font *s = fv_font_sfnt(font);
+    fv_gr_face *face = NULL;
+    fv_error err;
+    if (fv_gr_face_new(font, &face, &err) != FV_OK) {
+        char why[256];
+        fv_error_format(&err, why, sizeof why);
+        printf("graphite features: none (%s)\n", why);
+        return CLI_OK;
+    }
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < face->num_features; i++)
+        shown += !(face->features[i].flags & INFO_FEAT_HIDDEN);
+    printf("%u features\n", (unsigned)shown);
+    char label[256];
+    for (uint32_t i = 0; i < face->num_features; i++) {
+        const grv_feature *f = &face->features[i];
+        if (f->flags & INFO_FEAT_HIDDEN)
+            continue;
+        /* The id, its tag when it is one, and the label when the name
+         * table has it (small.ttf's feature 1 has none: "1" alone). */
+        info_label(s, f->label, label, sizeof label);
+        printf("%lu", (unsigned long)f->id);
+        if (f->id >> 24) {
+            char t[5] = {(char)(f->id >> 24), (char)(f->id >> 16), (char)(f->id >> 8), (char)f->id, 0};
+            printf(" %s", t);
+        }
+        printf("%s%s\n", label[0] ? " " : "", label);
+        for (uint32_t k = 0; k < f->num_settings; k++) {
+            info_label(s, f->setting_labels[k], label, sizeof label);
+            printf("\t%d\t%s\n", (int)f->setting_values[k], label);
+        }
+    }
+    printf("Feature Languages:");
+    for (uint32_t i = 0; i < face->num_langs; i++) {
+        uint32_t t = face->langs[i].tag;
+        char c[5] = {(char)(t >> 24), (char)(t >> 16), (char)(t >> 8), (char)t, 0};
+        printf("\t%s", c);
+    }
+    printf("\n");
+    fv_gr_face_free(face);
+    return CLI_OK;
 }
 
 int info_print_json(fv_font *font, const char *path, const info_hinting *h)
