@@ -78,6 +78,7 @@ static inline void h_init(harness *h, const int32_t *xy, uint32_t n, const uint1
     c->stack_size = H_STACK;
     c->kept_new_top = &h->new_top;
     c->period = 64;
+    fv_budget_start(&c->budget, FV_BUDGET_TT_PROGRAM_STEPS, FV_BUDGET_TT_COMPONENTS);
     c->err = &h->err;
     fv_error_clear(&h->err);
     tt_gs_default(&c->gs);

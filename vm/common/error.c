@@ -50,6 +50,12 @@ FV_API const char *fv_status_description(fv_status kind)
     return kind_descriptions[kind];
 }
 
+FV_API int fv_status_is_budget(fv_status kind)
+{
+    /* By name, so that a budget kind added to any .def list is one. */
+    return strncmp(fv_status_name(kind), "budget_", 7) == 0;
+}
+
 FV_API const char *fv_program_name(fv_program p)
 {
     switch (p) {

@@ -38,6 +38,9 @@ static fv_status own_array(tt_ctx *c, int64_t **arr, int64_t **copy, uint32_t n,
         if (*copy == NULL)
             return tt_fail(c, FV_E_NOMEM, INT64_MIN);
     }
+    fv_status st = tt_spend(c, n / FV_BUDGET_COPY_PER_STEP);
+    if (st != FV_OK)
+        return st;
     if (n > 0)
         memcpy(*copy, *arr, (size_t)n * sizeof(int64_t));
     *arr = *copy;

@@ -1,6 +1,8 @@
 /* Glyph loading and hinting as FreeType's TrueType loader does it
  * (load_truetype_glyph, TT_Process_Simple_Glyph, TT_Hint_Glyph,
  * TT_Process_Composite_Component, TT_Process_Composite_Glyph). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tt/gstate.h"
@@ -44,6 +46,21 @@ static fv_status fail(gl_loader *L, fv_status kind, uint32_t gid, const char *de
         }
     }
     return kind;
+}
+
+/* The load's work outside the programs, as steps of its budget (points
+ * parsed, copied into a zone or transformed): budget_steps once spent. */
+static fv_status spend(gl_loader *L, uint32_t gid, uint64_t n)
+{
+    if (FV_LIKELY(fv_budget_spend(&L->c.budget, n)))
+        return FV_OK;
+    fail(L, FV_E_BUDGET_STEPS, gid, NULL);
+    if (L->err) {
+        L->err->index = (int64_t)fv_budget_used(&L->c.budget);
+        snprintf(L->err->detail, sizeof L->err->detail, "%" PRId64 " steps allowed per glyph load",
+                 L->c.budget.limit);
+    }
+    return FV_E_BUDGET_STEPS;
 }
 
 static fv_status base_reserve(gl_loader *L, uint32_t points, uint32_t contours)
@@ -137,6 +154,9 @@ static fv_status hint_zone(gl_loader *L, tt_zone *z, fv_span ins, int composite)
 {
     tt_ctx *c = &L->c;
     uint32_t n = z->n_points;
+    fv_status spent = spend(L, c->glyph, n);
+    if (spent != FV_OK)
+        return spent;
     if (ins.len > 0)
         memcpy(z->org, z->cur, n * sizeof(tt_vec));
     c->gs = L->size->gs;
@@ -173,8 +193,10 @@ static fv_status hint_zone(gl_loader *L, tt_zone *z, fv_span ins, int composite)
         c->storage = L->size->storage;
         c->storage_is_copy = 0;
         fv_status st = tt_execute(c, TT_RANGE_GLYPH);
-        /* The twilight limit of this run stays for the rest of the load. */
-        if (st == FV_E_NOMEM || (st != FV_OK && c->pedantic))
+        /* The twilight limit of this run stays for the rest of the load.
+         * A spent budget ends the load (a hardening limit: FreeType would
+         * go on, slowly). */
+        if (st == FV_E_NOMEM || fv_status_is_budget(st) || (st != FV_OK && c->pedantic))
             return st;
         /* COMPAT(freetype): other glyph program errors keep the partly
          * hinted glyph. */
@@ -257,6 +279,9 @@ static fv_status place_component(gl_loader *L, const sfnt_component *comp, uint3
     /* 2.14 to 16.16 as FreeType reads them. */
     int64_t xx = (int64_t)comp->xx * 4, yx = (int64_t)comp->yx * 4;
     int64_t xy = (int64_t)comp->xy * 4, yy = (int64_t)comp->yy * 4;
+    fv_status st = spend(L, comp->glyph, b->n_points - num_base);
+    if (st != FV_OK)
+        return st;
     if (have_scale)
         for (uint32_t i = num_base; i < b->n_points; i++) {
             int64_t x = b->pts[i].x, y = b->pts[i].y;
@@ -352,7 +377,12 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
             *L->err = e;
         return e.kind;
     }
-    fv_status st = set_phantoms(L, gid, g);
+    /* Parsing is work in proportion to the glyph's points and components,
+     * done again for every reference. */
+    fv_status st = spend(L, gid, 1 + (uint64_t)g->num_points + g->num_components);
+    if (st != FV_OK)
+        return st;
+    st = set_phantoms(L, gid, g);
     if (st != FV_OK)
         goto done;
     if (g->num_contours == 0) {
@@ -378,6 +408,18 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
     scale_phantoms(L);
     for (uint32_t k = 0; k < g->num_components; k++) {
         const sfnt_component *comp = &g->components[k];
+        /* Every reference at every level counts: depth and cycle checks
+         * alone let 1,000 x 1,000 x 1,000 references through. */
+        if (!fv_budget_component(&L->c.budget)) {
+            st = fail(L, FV_E_BUDGET_COMPONENTS, gid, NULL);
+            if (L->err) {
+                L->err->index = comp->glyph;
+                snprintf(L->err->detail, sizeof L->err->detail,
+                         "more than %d component references per glyph load",
+                         FV_BUDGET_TT_COMPONENTS);
+            }
+            goto done;
+        }
         tt_vec saved_pp[4];
         memcpy(saved_pp, L->pp, sizeof saved_pp);
         uint32_t num_base = L->base.n_points;
@@ -453,6 +495,8 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
     L->err = err;
     tt_ctx_init(&L->c, size, exec, err);
     L->c.program = FV_PROG_GLYF;
+    /* One budget for the whole load: every component, every program. */
+    fv_budget_start(&L->c.budget, FV_BUDGET_TT_GLYPH_STEPS, FV_BUDGET_TT_COMPONENTS);
     /* The outline buffer is the context's, kept between loads. */
     L->base.pts = exec->load_pts;
     L->base.tags = exec->load_tags;

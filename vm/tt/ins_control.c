@@ -2,6 +2,9 @@
  * JROF 0x79, FDEF 0x2C, ENDF 0x2D, CALL 0x2B, LOOPCALL 0x2A, IDEF 0x89 and
  * calls of IDEF-defined opcodes.  Spec: "Managing the flow of control",
  * "Defining and using functions and instructions". */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "common/compat.h"
 #include "tt/defs.h"
 #include "tt/ins.h"
@@ -61,17 +64,24 @@ static const uint8_t skip_kind[256] = {
  * would one instruction at a time, in a local loop: fonts skip long IF
  * bodies on every glyph.  Every instruction passed over is bounds-checked
  * as the interpreter loop would (tt_insn_length for those with inline
- * data; a one-byte one only needs ip < len). */
+ * data; a one-byte one only needs ip < len).  Each byte skipped is a step
+ * of the budget (FreeType counts none: a function skipping 100 KB under
+ * LOOPCALL took it 37 s per size); the walk stops where the budget does. */
 static fv_status skip_if(tt_ctx *c, int from_else)
 {
     const uint8_t *code = c->code.data;
     const size_t len = c->code.len;
-    uint64_t ip = (uint64_t)c->ip; /* the IF or ELSE: 0 <= ip < len */
+    const uint64_t from = (uint64_t)c->ip; /* the IF or ELSE: 0 <= ip < len */
+    uint64_t ip = from;
+    /* Bytes after `from` the budget pays for: the walk may not pass
+     * from + affordable. */
+    uint64_t affordable = c->budget.left > 0 ? (uint64_t)c->budget.left : 0;
+    uint64_t stop = affordable < len - from ? from + affordable + 1 : len;
     uint32_t length = c->length;
     int nifs = 1;
     for (;;) {
         ip += length;
-        if (FV_UNLIKELY(ip >= len))
+        if (FV_UNLIKELY(ip >= stop))
             break;
         uint8_t kind = skip_kind[code[ip]];
         length = 1;
@@ -89,9 +99,16 @@ static fv_status skip_if(tt_ctx *c, int from_else)
         } else if (--nifs == 0)
             goto found;
     }
+    if (stop < len) {
+        (void)fv_budget_spend(&c->budget, stop - from);
+        return tt_budget_fail(c, FV_E_BUDGET_SKIPPED);
+    }
     c->ip = (int64_t)ip;
     return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
 found:
+    /* Steps for the bytes between the IF or ELSE and the ELSE or EIF
+     * found; stop keeps them within the budget. */
+    (void)fv_budget_spend(&c->budget, ip - from - 1);
     /* The loop steps over the ELSE or EIF (one byte). */
     c->ip = (int64_t)ip;
     c->length = 1;
@@ -112,18 +129,30 @@ static fv_status jump(tt_ctx *c, int64_t offset)
     return FV_OK;
 }
 
-/* Skips a definition body up to its ENDF; nested FDEF/IDEF are refused. */
+/* Skips a definition body up to its ENDF; nested FDEF/IDEF are refused.
+ * The body may not be longer than FV_BUDGET_TT_DEFINITION_BYTES (FreeType
+ * has no limit), and its bytes are steps of the run's budget. */
 static fv_status skip_definition(tt_ctx *c, tt_def *def)
 {
     for (;;) {
         fv_status st = tt_skip_code(c);
         if (st != FV_OK)
             return st;
+        uint64_t body = (uint64_t)c->ip - def->start; /* bytes before this instruction */
+        if (FV_UNLIKELY(body > FV_BUDGET_TT_DEFINITION_BYTES)) {
+            tt_fail(c, FV_E_BUDGET_DEFINITION, (int64_t)body);
+            if (c->err)
+                snprintf(c->err->detail, sizeof c->err->detail, "definition at %" PRIu32
+                         " longer than %d bytes", def->start - 1, FV_BUDGET_TT_DEFINITION_BYTES);
+            return FV_E_BUDGET_DEFINITION;
+        }
         uint8_t op = c->code.data[c->ip]; /* tt_skip_code: ip < len */
         if (op == TT_OP_IDEF || op == TT_OP_FDEF)
             return tt_fail(c, FV_E_TT_NESTING, op);
         if (op == TT_OP_ENDF) {
             def->end = (uint32_t)c->ip;
+            if (!fv_budget_spend(&c->budget, body))
+                return tt_budget_fail(c, FV_E_BUDGET_SKIPPED);
             return FV_OK;
         }
     }

@@ -12,7 +12,10 @@ static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
 {
     uint64_t ppem = (uint64_t)tt_current_ppem(c);
     uint64_t n = (uint64_t)args[0];
-    fv_status st = FV_OK;
+    /* One step per pair it can pop (fewer than n pairs stops the loop). */
+    fv_status st = tt_spend(c, n < c->args / 2 ? n : c->args / 2);
+    if (st != FV_OK)
+        return st;
     for (uint64_t k = 1; k <= n; k++) {
         if (c->args < 2) {
             st = tt_soft(c, FV_E_TT_STACK_UNDERFLOW, (int64_t)k);

@@ -11,6 +11,14 @@
 #include "tt/stack.h"
 #include "tt/zone.h"
 
+/* The steps of a loop instruction: one per point it will pop (at most the
+ * stack depth: fewer values is an underflow, handled by the caller). */
+static fv_status spend_loop(tt_ctx *c)
+{
+    uint64_t n = c->gs.loop > 0 ? (uint64_t)c->gs.loop : 0;
+    return tt_spend(c, n < c->top ? n : c->top);
+}
+
 /* End of a loop instruction: GS.loop back to 1, popped values dropped. */
 static fv_status loop_done(tt_ctx *c, fv_status st)
 {
@@ -59,6 +67,11 @@ static fv_status fliprg(tt_ctx *c, int64_t *args, int on)
     uint16_t k = tt_u16(args[1]), l = tt_u16(args[0]);
     if (!tt_point_ok(&c->pts, k) || !tt_point_ok(&c->pts, l))
         return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(&c->pts, k) ? l : k);
+    if (l <= k) {
+        fv_status st = tt_spend(c, (uint64_t)k - l + 1);
+        if (st != FV_OK)
+            return st;
+    }
     for (uint32_t i = l; i <= k; i++) {
         if (on)
             c->pts.tags[i] |= TT_TAG_ON;
@@ -140,6 +153,8 @@ static fv_status shc(tt_ctx *c, int64_t *args)
         limit = (uint32_t)c->zp2->contours[contour] + 1;
     if (limit > c->zp2->n_points)
         limit = c->zp2->n_points; /* fontvm: contours are validated; defensive */
+    if (start < limit && (st = tt_spend(c, limit - start)) != FV_OK)
+        return st;
     for (uint32_t i = start; i < limit; i++)
         if (zp != c->zp2 || refp != i)
             tt_move_zp2(c, i, dx, dy, 1);
@@ -167,6 +182,8 @@ static fv_status shz(tt_ctx *c, int64_t *args)
         limit = 0;
     if (limit > c->zp2->n_points)
         limit = c->zp2->n_points;
+    if ((st = tt_spend(c, limit)) != FV_OK)
+        return st;
     for (uint32_t i = 0; i < limit; i++)
         if (zp != c->zp2 || refp != i)
             tt_move_zp2(c, i, dx, dy, 0);
@@ -547,6 +564,9 @@ static fv_status iup(tt_ctx *c)
     tt_zone *z = &c->pts;
     if (z->n_contours == 0 || z->n_points == 0)
         return FV_OK;
+    fv_status st = tt_spend(c, z->n_points);
+    if (st != FV_OK)
+        return st;
     int ax = (c->opcode & 1) ? 0 : 1;
     uint8_t mask = ax ? TT_TAG_TOUCH_Y : TT_TAG_TOUCH_X;
     uint32_t point = 0;
@@ -623,22 +643,46 @@ static fv_status md(tt_ctx *c, int64_t *args)
     return st;
 }
 
-TT_HANDLER(FLIPPT) { (void)args; return flippt(c); }
+TT_HANDLER(FLIPPT)
+{
+    (void)args;
+    fv_status st = spend_loop(c);
+    return st != FV_OK ? st : flippt(c);
+}
 TT_HANDLER(FLIPRGON) { return fliprg(c, args, 1); }
 TT_HANDLER(FLIPRGOFF) { return fliprg(c, args, 0); }
-TT_HANDLER(SHP) { (void)args; return shp(c); }
+TT_HANDLER(SHP)
+{
+    (void)args;
+    fv_status st = spend_loop(c);
+    return st != FV_OK ? st : shp(c);
+}
 TT_HANDLER(SHC) { return shc(c, args); }
 TT_HANDLER(SHZ) { return shz(c, args); }
-TT_HANDLER(SHPIX) { return shpix(c, args); }
+TT_HANDLER(SHPIX)
+{
+    fv_status st = spend_loop(c);
+    return st != FV_OK ? st : shpix(c, args);
+}
 TT_HANDLER(MSIRP) { return msirp(c, args); }
-TT_HANDLER(ALIGNRP) { (void)args; return alignrp(c); }
+TT_HANDLER(ALIGNRP)
+{
+    (void)args;
+    fv_status st = spend_loop(c);
+    return st != FV_OK ? st : alignrp(c);
+}
 TT_HANDLER(MIAP) { return miap(c, args); }
 TT_HANDLER(MDAP) { return mdap(c, args); }
 TT_HANDLER(MDRP) { return mdrp(c, args); }
 TT_HANDLER(MIRP) { return mirp(c, args); }
 TT_HANDLER(ISECT) { return isect(c, args); }
 TT_HANDLER(ALIGNPTS) { return alignpts(c, args); }
-TT_HANDLER(IP) { (void)args; return ip(c); }
+TT_HANDLER(IP)
+{
+    (void)args;
+    fv_status st = spend_loop(c);
+    return st != FV_OK ? st : ip(c);
+}
 TT_HANDLER(UTP) { return utp(c, args); }
 TT_HANDLER(IUP) { (void)args; return iup(c); }
 TT_HANDLER(GC) { return gc(c, args); }

@@ -82,6 +82,11 @@ TT_INLINE_HANDLER(MINDEX)
     int64_t l = args[0];
     if (l <= 0 || (uint64_t)l > c->args)
         return tt_soft(c, FV_E_TT_INVALID_REFERENCE, l);
+    if (FV_UNLIKELY(l > FV_BUDGET_COPY_PER_STEP)) {
+        fv_status st = tt_spend(c, (uint64_t)l / FV_BUDGET_COPY_PER_STEP);
+        if (st != FV_OK)
+            return st;
+    }
     uint32_t from = c->args - (uint32_t)l;
     int64_t k = c->stack[from];
     memmove(&c->stack[from], &c->stack[from + 1], (size_t)(l - 1) * sizeof(int64_t));

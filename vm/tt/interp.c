@@ -1,6 +1,7 @@
 /* The interpreter loop (FreeType's TT_RunIns): decode, check the opcode's
  * fixed stack effect, dispatch to the instruction family, advance, count.
  * Dispatch is a plain switch on the family (opcodes.def). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,15 @@ fv_status tt_fail(tt_ctx *c, fv_status kind, int64_t index)
         tt_format_mnemonic(c->opcode, c->err->opname, sizeof c->err->opname);
         c->err->index = index;
     }
+    return kind;
+}
+
+fv_status tt_budget_fail(tt_ctx *c, fv_status kind)
+{
+    tt_fail(c, kind, (int64_t)fv_budget_used(&c->budget));
+    if (c->err)
+        snprintf(c->err->detail, sizeof c->err->detail, "%" PRId64 " steps allowed",
+                 c->budget.limit);
     return kind;
 }
 
@@ -285,6 +295,8 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             trace_emit(c, pc, op, range_before, top);
         if (FV_UNLIKELY(++ins_counter > TT_MAX_RUNNABLE_OPCODES))
             return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
+        if (FV_UNLIKELY(--c->budget.left < 0))
+            return tt_budget_fail(c, FV_E_BUDGET_STEPS);
         if (FV_UNLIKELY((uint64_t)c->ip >= c->code.len)) {
             if (c->call_top > 0)
                 return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);

@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "common/budget.h"
+#include "common/compat.h"
 #include "common/fixed.h"
 #include "common/mem.h"
 #include "common/reader.h"
@@ -199,6 +201,11 @@ typedef struct tt_ctx {
     uint64_t loopcall_counter, loopcall_max;
     uint64_t neg_jump_counter, neg_jump_max;
 
+    /* Steps of the whole load or run (vm/common/budget.h): every
+     * instruction, skipped byte and looped unit of work, across all the
+     * runs of a glyph load. */
+    fv_budget budget;
+
     uint32_t insn_pc;         /* pc of the executing instruction (errors) */
     int insn_range;
     fv_error *err;
@@ -212,6 +219,17 @@ typedef struct tt_ctx {
 
 /* Fails the running instruction with `kind` and the offending index. */
 fv_status tt_fail(tt_ctx *c, fv_status kind, int64_t index);
+/* Fails the running instruction with a budget_* kind: index is the steps
+ * spent, detail the limit. */
+fv_status tt_budget_fail(tt_ctx *c, fv_status kind);
+/* Spends n steps of the budget (work an instruction does in a loop over
+ * font-given counts); budget_steps when it is spent. */
+static inline fv_status tt_spend(tt_ctx *c, uint64_t n)
+{
+    if (FV_LIKELY(fv_budget_spend(&c->budget, n)))
+        return FV_OK;
+    return tt_budget_fail(c, FV_E_BUDGET_STEPS);
+}
 /* A fault FreeType ignores unless pedantic (it then raises it). */
 static inline fv_status tt_soft(tt_ctx *c, fv_status kind, int64_t index)
 {

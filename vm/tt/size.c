@@ -50,6 +50,8 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
     c->kept_new_top = &size->new_top;
     c->period = 64;
     c->err = err;
+    /* One budget per fpgm or prep run; glyph loads start their own. */
+    fv_budget_start(&c->budget, FV_BUDGET_TT_PROGRAM_STEPS, FV_BUDGET_TT_COMPONENTS);
 }
 
 static fv_status run_fpgm(fv_tt_size *s, fv_tt_exec *ex, fv_error *err)

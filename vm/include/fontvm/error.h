@@ -60,6 +60,11 @@ FV_API void fv_error_clear(fv_error *err);
 FV_API const char *fv_status_name(fv_status kind);
 FV_API const char *fv_status_description(fv_status kind);
 
+/* Nonzero for the budget_* kinds (vm/common/budget.h): fontvm stopped work a
+ * reference engine would have finished, slowly.  Reports call these
+ * hardening limits, not conformance failures. */
+FV_API int fv_status_is_budget(fv_status kind);
+
 /* "fpgm", "prep", "glyf", "pass", "constraint"; "none" for FV_PROG_NONE. */
 FV_API const char *fv_program_name(fv_program program);
 
