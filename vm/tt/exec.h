@@ -10,6 +10,8 @@ struct fv_tt_exec {
     fv_tt_face *face;
     fv_mem *mem;
     uint64_t counts[256];
+    uint64_t last_load_steps; /* budget steps of the last glyph load */
+    uint64_t max_run_steps;   /* most budget steps of one fpgm/prep run */
     fv_tt_trace_fn trace;
     void *trace_user;
     /* Trace scratch (grown on demand while tracing). */

@@ -573,6 +573,7 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
         exec->storage_copy = L->c.storage_copy;
         exec->storage_copy_len = L->c.storage_size;
     }
+    exec->last_load_steps = fv_budget_used(&L->c.budget);
     exec->load_pts = L->base.pts;
     exec->load_tags = L->base.tags;
     exec->load_pts_cap = L->base.cap;

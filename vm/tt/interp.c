@@ -316,5 +316,18 @@ fv_status tt_execute(tt_ctx *c, int range)
     c->new_top = *c->kept_new_top;
     st = c->ex->trace != NULL ? run_loop(c, 1) : run_loop(c, 0);
     *c->kept_new_top = c->new_top;
+    /* fpgm and prep runs have a budget each (glyph.c records its loads'). */
+    if (range != TT_RANGE_GLYPH && fv_budget_used(&c->budget) > c->ex->max_run_steps)
+        c->ex->max_run_steps = fv_budget_used(&c->budget);
     return st;
+}
+
+uint64_t fv_tt_exec_last_load_steps(const fv_tt_exec *ex)
+{
+    return ex ? ex->last_load_steps : 0;
+}
+
+uint64_t fv_tt_exec_max_run_steps(const fv_tt_exec *ex)
+{
+    return ex ? ex->max_run_steps : 0;
 }

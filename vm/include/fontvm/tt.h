@@ -103,6 +103,12 @@ FV_API void fv_tt_exec_free(fv_tt_exec *exec);
 FV_API void fv_tt_exec_set_trace(fv_tt_exec *exec, fv_tt_trace_fn fn, void *user);
 /* Per-opcode execution counts (256 entries) since creation; for coverage. */
 FV_API const uint64_t *fv_tt_exec_opcode_counts(const fv_tt_exec *exec);
+/* Work done with this context, in the steps of vm/common/budget.h (every
+ * instruction, skipped byte and looped unit of work): by the last glyph
+ * load (all its components), and the most by any one fpgm or prep run
+ * since the context was made.  For measuring a font against the budgets. */
+FV_API uint64_t fv_tt_exec_last_load_steps(const fv_tt_exec *exec);
+FV_API uint64_t fv_tt_exec_max_run_steps(const fv_tt_exec *exec);
 
 /* Creates a size and runs prep in `exec`.  Returns FV_OK even when prep
  * fails; that error is kept and returned by every hinted load. */
