@@ -20,8 +20,12 @@ import time
 from collections import Counter
 
 EXAMPLES_PER_GROUP = 6
-STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both")
-STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b"}
+# hardening_limit: fontvm stopped at one of its work budgets (a budget_*
+# error, vm/common/budget.h) where the reference finished: a limit fontvm
+# sets on purpose, counted apart from the conformance failures.
+STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both", "hardening_limit")
+STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b",
+               "hardening_limit": "h"}
 CODE_STATUS = {v: k for k, v in STATUS_CODE.items()}
 
 
@@ -86,12 +90,12 @@ class Model:
     def _config(self, key):
         c = self.configs.get(key)
         if c is None:
-            c = {"cases": 0, "identical": 0, "different": 0, "error_fontvm_only": 0,
-                 "error_ref_only": 0, "error_both": 0, "seconds": 0.0, "summarised": False,
+            c = dict.fromkeys(("cases", "identical") + STATUSES, 0)
+            c.update({"seconds": 0.0, "summarised": False,
                  # Status per case id (TT gid, Graphite line): 0 identical,
-                 # else b"d", b"f", b"r", b"b".  A byte per case keeps a run
+                 # else a STATUS_CODE byte.  A byte per case keeps a run
                  # where everything differs (13 M cases) small.
-                 "nonidentical": bytearray()}
+                 "nonidentical": bytearray()})
             self.configs[key] = c
         return c
 
@@ -232,9 +236,8 @@ class Model:
         for key, c in self.configs.items():
             name = comparison_name(key[0], key[4])
             for tgt, k in ((per_cmp, name), (per_font, (name, key[1]))):
-                s = tgt.setdefault(k, {"engine": key[0], "cases": 0, "identical": 0, "different": 0,
-                                       "error_fontvm_only": 0, "error_ref_only": 0, "error_both": 0,
-                                       "configs": 0, "incomplete": 0})
+                s = tgt.setdefault(k, dict(dict.fromkeys(("cases", "identical") + STATUSES, 0),
+                                           engine=key[0], configs=0, incomplete=0))
                 s["configs"] += 1
                 if not c["summarised"]:
                     # A job stopped before its summary: count what was seen.
@@ -250,8 +253,7 @@ class Model:
 
     def totals(self):
         per_cmp, _ = self.comparisons()
-        t = {"cases": 0, "identical": 0, "different": 0, "error_fontvm_only": 0,
-             "error_ref_only": 0, "error_both": 0}
+        t = dict.fromkeys(("cases", "identical") + STATUSES, 0)
         for s in per_cmp.values():
             for k in t:
                 t[k] += s[k]
@@ -270,7 +272,7 @@ def encode_statuses(st):
     non-identical case ids per status as ranges (compact even when every
     case differs)."""
     out = {}
-    for m in re.finditer(rb"d+|f+|r+|b+", bytes(st)):
+    for m in re.finditer(rb"d+|f+|r+|b+|h+", bytes(st)):
         a, b = m.start(), m.end() - 1
         code = chr(st[a])
         part = str(a) if a == b else f"{a}-{b}"

@@ -20,7 +20,8 @@ import svg
 SCHEMA_VERSION = 1
 STATUSES = modelmod.STATUSES
 STATUS_LABEL = {"different": "different", "error_fontvm_only": "fails only in fontvm",
-                "error_ref_only": "fails only in the reference", "error_both": "fails in both"}
+                "error_ref_only": "fails only in the reference", "error_both": "fails in both",
+                "hardening_limit": "stopped by a fontvm hardening limit"}
 MAX_SLOTS_SHOWN = 24
 
 
@@ -287,7 +288,8 @@ def _count_cells(s):
 
 
 TABLE_HEAD = ("<th>cases</th><th>identical</th><th>different</th><th>fails only in fontvm</th>"
-              "<th>fails only in reference</th><th>fails in both</th><th class=l>identical</th>")
+              "<th>fails only in reference</th><th>fails in both</th><th>hardening limit</th>"
+              "<th class=l>identical</th>")
 
 
 def html(rep, m):
@@ -313,7 +315,9 @@ def html(rep, m):
         if nonid:
             o.append(f" — <b class=bad>{_n(nonid)}</b> not: {_n(t['different'])} different, "
                      f"{_n(t['error_fontvm_only'])} fail only in fontvm, {_n(t['error_ref_only'])} only in the reference, "
-                     f"{_n(t['error_both'])} in both")
+                     f"{_n(t['error_both'])} in both"
+                     + (f"; {_n(t['hardening_limit'])} stopped by a fontvm hardening limit (a work budget "
+                        "the reference does not have: not a conformance failure)" if t["hardening_limit"] else ""))
         o.append("</p>")
     else:
         o.append("<p class='headline bad'>No cases were compared.</p>")
@@ -446,7 +450,7 @@ def html(rep, m):
                      f"{escape(str(ex.get('mode')))} glyph {ex.get('gid')}" if g["engine"] == "tt" else
                      f"{escape(os.path.basename(ex.get('font', '')))} {escape(os.path.basename(ex.get('texts', '')))}:{ex.get('line')}"
                      f" vs {escape(str(ex.get('ref')))}")
-            cls = "" if g["status"] == "error_both" else " class=bad"
+            cls = "" if g["status"] in ("error_both", "hardening_limit") else " class=bad"
             o.append(f"<tr{cls}><td class=l>{'TrueType' if g['engine'] == 'tt' else 'Graphite'}</td>"
                      f"<td class=l>{escape(STATUS_LABEL[g['status']])}</td><td>{_n(g['count'])}</td>"
                      f"<td class=l><code>{escape(str(g['ref_error'] or '–'))}</code></td>"
@@ -524,11 +528,13 @@ def markdown(rep):
         for msg in seen[:6]:
             o.append(f"- {msg[:200]}")
     o.append("")
-    o.append("| comparison | cases | identical | different | fails only in fontvm | fails only in reference | fails in both |")
-    o.append("|---|---:|---:|---:|---:|---:|---:|")
+    o.append("| comparison | cases | identical | different | fails only in fontvm | fails only in reference | fails in both "
+             "| hardening limit |")
+    o.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for c in rep["comparisons"] + [dict(t, name="**total**")]:
         o.append(f"| {c['name']} | {_n(c['cases'])} | {_n(c['identical'])} | {_n(c['different'])} | "
-                 f"{_n(c['error_fontvm_only'])} | {_n(c['error_ref_only'])} | {_n(c['error_both'])} |")
+                 f"{_n(c['error_fontvm_only'])} | {_n(c['error_ref_only'])} | {_n(c['error_both'])} | "
+                 f"{_n(c['hardening_limit'])} |")
     o.append("")
     if rep["tt_differences"]:
         o.append("Largest TrueType difference groups (culprit instruction): " + ", ".join(

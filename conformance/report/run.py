@@ -539,7 +539,8 @@ def main(argv=None):
         pct = min(pct, 99.999)   # never round a difference away
     print(f"fontvm conformance: {t['identical']:,} of {t['cases']:,} cases identical ({pct:.3f}%); "
           f"{t['different']:,} different, {t['error_fontvm_only']:,} fail only in fontvm, "
-          f"{t['error_ref_only']:,} fail only in the reference, {t['error_both']:,} fail in both")
+          f"{t['error_ref_only']:,} fail only in the reference, {t['error_both']:,} fail in both, "
+          f"{t['hardening_limit']:,} stopped by a hardening limit")
     run_s = m.seconds
     share = f" ({100 * render_s / run_s:.1f}% of the run)" if run_s > 0 else ""
     print(f"run time {fmt_duration(run_s)}; report written in {render_s:.2f}s{share}")

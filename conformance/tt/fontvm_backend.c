@@ -126,6 +126,7 @@ static void hint_into(ttc_fv *fv, fv_tt_exec *exec, uint32_t gid, ttc_glyph *out
         char buf[160];
         format_error(&err, buf, sizeof buf);
         ttc_glyph_fail(out, buf);
+        out->hardening_limit = fv_status_is_budget(err.kind);
         fv_tt_outline_free(fv->face, &o);
         return;
     }

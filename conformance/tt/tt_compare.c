@@ -63,6 +63,7 @@ void ttc_glyph_free(ttc_glyph *g)
 int ttc_glyph_reset(ttc_glyph *g, uint32_t num_points, uint32_t num_contours)
 {
     g->loaded = 0;
+    g->hardening_limit = 0;
     g->error[0] = '\0';
     g->num_points = g->num_contours = 0;
     g->advance_x = 0;
@@ -95,6 +96,7 @@ int ttc_glyph_reset(ttc_glyph *g, uint32_t num_points, uint32_t num_contours)
 void ttc_glyph_fail(ttc_glyph *g, const char *error)
 {
     g->loaded = 0;
+    g->hardening_limit = 0;
     g->num_points = g->num_contours = 0;
     g->advance_x = 0;
     snprintf(g->error, sizeof g->error, "%s", error && *error ? error : "unknown error");
@@ -108,6 +110,7 @@ const char *ttc_status_name(ttc_status s)
     case TTC_ERROR_FONTVM_ONLY: return "error_fontvm_only";
     case TTC_ERROR_REF_ONLY: return "error_ref_only";
     case TTC_ERROR_BOTH: return "error_both";
+    case TTC_HARDENING_LIMIT: return "hardening_limit";
     case TTC_STATUS_COUNT: break;
     }
     return "?";
@@ -120,6 +123,8 @@ ttc_status ttc_compare(const ttc_glyph *ref, const ttc_glyph *fontvm, ttc_diff *
     if (!ref->loaded || !fontvm->loaded) {
         if (!ref->loaded && !fontvm->loaded)
             out->status = TTC_ERROR_BOTH;
+        else if (ref->loaded && fontvm->hardening_limit)
+            out->status = TTC_HARDENING_LIMIT;
         else
             out->status = ref->loaded ? TTC_ERROR_FONTVM_ONLY : TTC_ERROR_REF_ONLY;
         return out->status;

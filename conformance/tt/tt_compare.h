@@ -36,6 +36,8 @@ int ttc_size_parse(const char *text, ttc_size *out);
 typedef struct ttc_glyph {
     int loaded;            /* 1: outline below is valid; 0: `error` says why */
     char error[160];       /* engine's error text when !loaded */
+    int hardening_limit;   /* !loaded because fontvm's work budget stopped it
+                            * (a budget_* error, vm/common/budget.h) */
     uint32_t num_points, num_contours;
     int32_t *x, *y;        /* 26.6 */
     uint8_t *on_curve;     /* 1 when on curve */
@@ -121,6 +123,9 @@ typedef enum ttc_status {
     TTC_ERROR_FONTVM_ONLY,
     TTC_ERROR_REF_ONLY,
     TTC_ERROR_BOTH,
+    /* fontvm stopped at a work budget (budget_* error) where FreeType
+     * loaded the glyph: a hardening limit, not a conformance failure. */
+    TTC_HARDENING_LIMIT,
     TTC_STATUS_COUNT
 } ttc_status;
 

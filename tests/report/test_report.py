@@ -161,6 +161,49 @@ class Check(unittest.TestCase):
         self.assertIn("not a baseline", r.stderr)
 
 
+class HardeningLimit(unittest.TestCase):
+    """A case fontvm stopped at a work budget (a budget_* error, status
+    hardening_limit in the runner's records) is counted apart: not a
+    conformance failure, and named so in the page and the summary."""
+
+    def test_hardening_limit_is_counted_apart(self):
+        import jsonschema
+        d = os.path.join(WORK, "hardening-in")
+        os.makedirs(d, exist_ok=True)
+        font = "/tmp/composite-fanout.ttf"
+        recs = [
+            {"type": "run", "schema": 1, "runner": "tt", "fontvm": "0.1.0", "freetype": "2.12.1"},
+            {"type": "tt_case", "font": font, "face": 0, "size": "12", "mode": "v40", "gid": 3,
+             "glyph_name": "", "status": "hardening_limit", "ref_error": None,
+             "fontvm_error": "glyf: budget components 2 (more than 2048 component references per glyph load) (glyph 2)",
+             "first_diff": None, "culprit": None},
+            {"type": "tt_summary", "font": font, "face": 0, "font_name": "Fan-out", "size": "12", "mode": "v40",
+             "cases": 4, "identical": 3, "different": 0, "error_fontvm_only": 0, "error_ref_only": 0,
+             "error_both": 0, "hardening_limit": 1, "seconds": 0.01},
+        ]
+        with open(os.path.join(d, "tt-hardening.jsonl"), "w") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+        out = os.path.join(WORK, "hardening")
+        r = run("--replay", d, "--out", out)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("1 stopped by a hardening limit", r.stdout)
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        jsonschema.Draft7Validator(schema).validate(rep)
+        t = rep["totals"]
+        self.assertEqual((t["cases"], t["identical"], t["hardening_limit"], t["error_fontvm_only"]), (4, 3, 1, 0))
+        self.assertEqual([g["status"] for g in rep["errors"]], ["hardening_limit"])
+        with open(os.path.join(out, "index.html")) as f:
+            page = f.read()
+        self.assertIn("stopped by a fontvm hardening limit", page)
+        self.assertIn("not a conformance failure", page)
+        with open(os.path.join(out, "summary.md")) as f:
+            self.assertIn("| hardening limit |", f.read())
+
+
 class Browser(unittest.TestCase):
     """Opens index.html in headless Chromium (Debian's chromium) the way a
     reader would, and saves a screenshot."""
