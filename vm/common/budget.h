@@ -46,13 +46,15 @@
  * TT_MAX_RUNNABLE_OPCODES, with FreeType's recovery) but gives every
  * component a fresh run: 1,000 x 1,000 x 1,000 empty components took 83.5 s
  * in one load.  Four FreeType runs' worth of steps per load: no corpus font
- * comes within a factor of 10 of it (README), and the slowest step measured
- * keeps one load under 100 ms. */
+ * comes near it (README, "Work budgets"), and at the slowest step measured
+ * (ISECT, ~9 ns, tests/adversarial/tt_budget_bench) one load stays under
+ * 40 ms. */
 #define FV_BUDGET_TT_GLYPH_STEPS 4000000
-/* Steps of one fpgm or prep run (a size set-up runs fpgm once and prep once
- * or twice).  The same bound as a glyph load: FreeType's 1,000,000
- * instructions plus the skipped bytes and looped work it does not count. */
-#define FV_BUDGET_TT_PROGRAM_STEPS 4000000
+/* Steps of one fpgm or prep run.  A size set-up runs fpgm once and prep
+ * once or twice (vm/tt/size.c), so three runs must fit in 100 ms: 3 x 3M
+ * steps at ~9 ns is ~80 ms.  Three FreeType runs' worth of instructions,
+ * plus the skipped bytes and looped work FreeType does not count. */
+#define FV_BUDGET_TT_PROGRAM_STEPS 3000000
 /* Component references followed in one glyph load, counted at every level.
  * HarfBuzz stops at HB_MAX_GRAPH_EDGE_COUNT = 2048 glyphs visited per glyph
  * (hb-limits.hh); skrifa uses the same bound.  FreeType has none (only the

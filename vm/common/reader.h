@@ -3,8 +3,25 @@
  * Untrusted data is only ever touched through an fv_span (pointer + length)
  * and these accessors.  Every read takes the offset inside the span, widens
  * before adding (offset + size is computed in 64 bits), and returns
- * FV_E_TRUNCATED instead of reading past the end.  No other file does pointer
- * arithmetic on offsets that came from a font. */
+ * FV_E_TRUNCATED instead of reading past the end.
+ *
+ * The one exception is bytecode: an interpreter reads its instruction stream
+ * by index, one byte at a time, and a call per byte would cost it its speed.
+ * That is allowed only on an fv_span's own bytes, at an offset the same
+ * function (or the length function it calls) has just compared with the
+ * span's length in 64 bits, and only for these readers:
+ *   - TrueType (vm/tt): the run loop in interp.c (pc < len at the top of
+ *     every iteration; tt_insn_length in opcodes.h checks that an
+ *     instruction's inline data fits before anything reads it), the pushes
+ *     in ins_stack.h (which re-derive that checked length), IF and
+ *     definition skipping in ins_control.c, tt_decode in opcodes.c;
+ *   - Graphite (vm/graphite): the rule-code verifier and decoder in
+ *     verify.c, machine.c and disasm.c (each instruction's argument bytes
+ *     are checked against the span before they are read; the compiled
+ *     code keeps offsets checked at load);
+ *   - the disassembler of the CLI (vm/cli/cmd_disasm.c) and the name-table
+ *     string decoder in vm/sfnt/sfnt.c (i < len).
+ * Everything else reads font data through the accessors below. */
 #ifndef FV_COMMON_READER_H
 #define FV_COMMON_READER_H
 
