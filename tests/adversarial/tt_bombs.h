@@ -232,6 +232,14 @@ static inline uint8_t *tb_build(const tb_spec *s, size_t *size)
 
 /* ---- Generators ---------------------------------------------------------- */
 
+/* Serialises the spec and frees it. */
+static inline uint8_t *tb_finish(tb_spec *s, size_t *size)
+{
+    uint8_t *font = tb_build(s, size);
+    tb_spec_free(s);
+    return font;
+}
+
 /* Glyph 1 is a square carrying `leaf_code` (NULL: none) or, when
  * leaf_empty, an empty glyph; glyph k+1 (k = 1..levels) is a composite of
  * `fanout` references to glyph k.  The top glyph is levels + 1. */
@@ -244,9 +252,7 @@ static inline uint8_t *tb_composite_fanout(uint32_t fanout, uint32_t levels, int
         tb_glyph_square(&s.glyphs[1], leaf_code);
     for (uint32_t k = 1; k <= levels; k++)
         tb_glyph_composite(&s.glyphs[k + 1], fanout, (uint16_t)k, NULL);
-    uint8_t *font = tb_build(&s, size);
-    tb_spec_free(&s);
-    return font;
+    return tb_finish(&s, size);
 }
 
 /* fpgm: FDEF 0 { PUSHB 0; IF; <body_bytes of SVTCA[y]>; EIF } ENDF.
@@ -270,9 +276,7 @@ static inline uint8_t *tb_skipped_loopcall(uint32_t body_bytes, uint16_t count, 
     tb_pushw(&s.prep, count);
     tb_pushb(&s.prep, 0);
     tb_u8(&s.prep, TB_LOOPCALL);
-    uint8_t *font = tb_build(&s, size);
-    tb_spec_free(&s);
-    return font;
+    return tb_finish(&s, size);
 }
 
 /* fpgm: FDEF 0 { <body_bytes of SVTCA[y]> } ENDF; prep: CALL 0. */
@@ -286,9 +290,7 @@ static inline uint8_t *tb_long_definition(uint32_t body_bytes, size_t *size)
     tb_u8(&s.fpgm, TB_ENDF);
     tb_pushb(&s.prep, 0);
     tb_u8(&s.prep, TB_CALL);
-    uint8_t *font = tb_build(&s, size);
-    tb_spec_free(&s);
-    return font;
+    return tb_finish(&s, size);
 }
 
 /* fpgm: f0..f(n-1), f_i calls f_(i+1), the last does nothing; prep calls
@@ -309,9 +311,7 @@ static inline uint8_t *tb_call_chain(uint32_t n, size_t *size)
     }
     tb_pushb(&s.prep, 0);
     tb_u8(&s.prep, TB_CALL);
-    uint8_t *font = tb_build(&s, size);
-    tb_spec_free(&s);
-    return font;
+    return tb_finish(&s, size);
 }
 
 /* A program that loops backwards for ever: `pairs` DUP/POP pairs (on a

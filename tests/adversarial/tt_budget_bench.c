@@ -147,6 +147,21 @@ static void add(worst *w, int *n, const char *name, uint8_t *font, const size_t 
     (*n)++;
 }
 
+/* Adds the case of `unit` repeated `times` times in a JMPR loop, as the
+ * program of a glyph of `points` points referenced `refs` times. */
+static void add_looped(worst *w, int *n, const char *name, const uint8_t *unit, size_t unit_len,
+                       size_t times, uint32_t points, uint32_t refs, uint32_t cvt, uint16_t stack,
+                       fv_tt_mode mode)
+{
+    tb_buf body = {0}, code = {0};
+    size_t len;
+    repeat(&body, unit, unit_len, times);
+    looped(&code, &body);
+    add(w, n, name, program_font(&code, points, refs, cvt, stack, &len), &len, mode, 2);
+    tb_free(&body);
+    tb_free(&code);
+}
+
 static int run_worst_cases(void)
 {
     worst w[24];
@@ -156,29 +171,17 @@ static int run_worst_cases(void)
 
     /* Plain one-byte instructions. */
     static const uint8_t duppop[] = {TB_DUP, TB_POP};
-    repeat(&body, duppop, 2, 16000);
-    looped(&code, &body);
-    add(w, &n, "DUP/POP loop, 8 components", program_font(&code, 8, 8, 0, 64, &len), &len, FV_TT_V40, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "DUP/POP loop, 8 components", duppop, 2, 16000, 8, 8, 0, 64, FV_TT_V40);
 
     /* MIRP with every option (rounding, minimum distance, cut-in). */
     static const uint8_t mirp[] = {0xB1, 2, 1, 0xFF}; /* PUSHB[1] 2 1; MIRP[11111] */
-    repeat(&body, mirp, 4, 8000);
-    looped(&code, &body);
-    add(w, &n, "MIRP[11111] loop", program_font(&code, 8, 8, 16, 64, &len), &len, FV_TT_V35, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "MIRP[11111] loop", mirp, 4, 8000, 8, 8, 16, 64, FV_TT_V35);
 
     /* ISECT (two lines, a division) and SDPVTL[1] (a vector normalised). */
     static const uint8_t isect[] = {0xB4, 4, 0, 1, 2, 3, 0x0F}; /* PUSHB[4] p a0 a1 b0 b1; ISECT */
-    repeat(&body, isect, 7, 4500);
-    looped(&code, &body);
-    add(w, &n, "ISECT loop", program_font(&code, 8, 8, 0, 64, &len), &len, FV_TT_V35, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "ISECT loop", isect, 7, 4500, 8, 8, 0, 64, FV_TT_V35);
     static const uint8_t sdpvtl[] = {0xB1, 1, 6, 0x87}; /* PUSHB[1] 1 6; SDPVTL[1] */
-    repeat(&body, sdpvtl, 4, 8000);
-    looped(&code, &body);
-    add(w, &n, "SDPVTL[1] loop", program_font(&code, 8, 8, 0, 64, &len), &len, FV_TT_V35, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "SDPVTL[1] loop", sdpvtl, 4, 8000, 8, 8, 0, 64, FV_TT_V35);
 
     /* DELTAP1 of 127 pairs, each moving a point at this size. */
     for (int k = 0; k < 120; k++) {
@@ -217,17 +220,11 @@ static int run_worst_cases(void)
     /* IUP on 30,000 points, both axes, again and again (v35 allows it). */
     static const uint8_t iup[] = {0x30, 0x31, 0xB0, 1, 0x2F}; /* IUP[y] IUP[x]; touch: PUSHB 1 MDAP */
     repeat(&body, iup + 2, 3, 1);
-    repeat(&body, iup, 2, 1000);
-    looped(&code, &body);
-    add(w, &n, "IUP on 30,000 points", program_font(&code, 30000, 2, 0, 64, &len), &len, FV_TT_V35, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "IUP on 30,000 points", iup, 2, 1000, 30000, 2, 0, 64, FV_TT_V35);
 
     /* SHZ of the glyph zone (30,000 points). */
     static const uint8_t shz[] = {0xB0, 1, 0x36}; /* PUSHB 1; SHZ[rp2] */
-    repeat(&body, shz, 3, 1000);
-    looped(&code, &body);
-    add(w, &n, "SHZ of 30,000 points", program_font(&code, 30000, 2, 0, 64, &len), &len, FV_TT_V35, 2);
-    tb_free(&body), tb_free(&code);
+    add_looped(w, &n, "SHZ of 30,000 points", shz, 3, 1000, 30000, 2, 0, 64, FV_TT_V35);
 
     /* MINDEX 1,000 deep on a stack of 1,020 values. */
     for (int i = 0; i < 4; i++) {
