@@ -3,7 +3,7 @@
  *   tt_budget_bench                 adversarial fonts: for each, the steps a
  *                                   glyph load or size set-up spent, its
  *                                   time (fastest of 3) and ns per step
- *   tt_budget_bench --corpus FONT...  real fonts: the most steps any glyph
+ *   tt_budget_bench [--sizes L] --corpus FONT...  real fonts: the most steps any glyph
  *                                   load and any fpgm/prep run spent, at
  *                                   every size of scripts/conform in all
  *                                   four modes (the headroom under the
@@ -295,7 +295,7 @@ static const char *const corpus_sizes[] = {"6", "7", "8", "9", "10", "11", "12",
                                            "24", "28", "32", "36", "42", "48", "56", "64", "72",
                                            "10.5", "24.8"};
 
-static int run_corpus(int argc, char **argv)
+static int run_corpus(int argc, char **argv, const char *const *sizes, size_t num_sizes)
 {
     uint64_t max_load = 0, max_run = 0;
     double slowest_load = 0;
@@ -312,16 +312,16 @@ static int run_corpus(int argc, char **argv)
         }
         uint32_t glyphs = fv_font_glyph_count(f);
         for (int m = 0; m < 4; m++)
-            for (size_t s = 0; s < sizeof corpus_sizes / sizeof *corpus_sizes; s++) {
-                fv_tt_size_request req = {(int32_t)(atof(corpus_sizes[s]) * 64 + 0.5),
-                                          (int32_t)(atof(corpus_sizes[s]) * 64 + 0.5),
+            for (size_t s = 0; s < num_sizes; s++) {
+                fv_tt_size_request req = {(int32_t)(atof(sizes[s]) * 64 + 0.5),
+                                          (int32_t)(atof(sizes[s]) * 64 + 0.5),
                                           (fv_tt_mode)m, 0};
                 fv_tt_size *size = NULL;
                 if (fv_tt_size_new(face, ex, &req, &size, &err) != FV_OK)
                     continue;
                 if (fv_tt_exec_max_run_steps(ex) > max_run) {
                     max_run = fv_tt_exec_max_run_steps(ex);
-                    snprintf(where_run, sizeof where_run, "%s %s %s", argv[a], corpus_sizes[s],
+                    snprintf(where_run, sizeof where_run, "%s %s %s", argv[a], sizes[s],
                              fv_tt_mode_name((fv_tt_mode)m));
                 }
                 for (uint32_t g = 0; g < glyphs; g++) {
@@ -334,12 +334,12 @@ static int run_corpus(int argc, char **argv)
                     if (steps > max_load) {
                         max_load = steps;
                         snprintf(where_load, sizeof where_load, "%s %s %s glyph %u", argv[a],
-                                 corpus_sizes[s], fv_tt_mode_name((fv_tt_mode)m), g);
+                                 sizes[s], fv_tt_mode_name((fv_tt_mode)m), g);
                     }
                     if (t > slowest_load) {
                         slowest_load = t;
                         snprintf(where_slow, sizeof where_slow, "%s %s %s glyph %u", argv[a],
-                                 corpus_sizes[s], fv_tt_mode_name((fv_tt_mode)m), g);
+                                 sizes[s], fv_tt_mode_name((fv_tt_mode)m), g);
                     }
                 }
                 fv_tt_size_free(size);
@@ -362,10 +362,23 @@ static int run_corpus(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--corpus") == 0)
-        return run_corpus(argc - 2, argv + 2);
+    /* --sizes 6,12,24.8 (before --corpus): fewer sizes than scripts/conform's. */
+    static const char *chosen[sizeof corpus_sizes / sizeof *corpus_sizes];
+    size_t num_chosen = 0;
+    if (argc > 2 && strcmp(argv[1], "--sizes") == 0) {
+        for (char *t = strtok(argv[2], ","); t && num_chosen < sizeof chosen / sizeof *chosen;
+             t = strtok(NULL, ","))
+            chosen[num_chosen++] = t;
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc > 1 && strcmp(argv[1], "--corpus") == 0) {
+        if (num_chosen)
+            return run_corpus(argc - 2, argv + 2, chosen, num_chosen);
+        return run_corpus(argc - 2, argv + 2, corpus_sizes, sizeof corpus_sizes / sizeof *corpus_sizes);
+    }
     if (argc > 1) {
-        fprintf(stderr, "usage: tt_budget_bench [--corpus FONT...]\n");
+        fprintf(stderr, "usage: tt_budget_bench [[--sizes LIST] --corpus FONT...]\n");
         return 2;
     }
     return run_worst_cases();
