@@ -38,6 +38,44 @@ def split_insns(code, insn_len):
     return out
 
 
+# TrueType opcodes that open and close a block: FDEF and IDEF ... ENDF,
+# IF ... EIF.
+TT_OPENS = (0x2C, 0x89, 0x58)
+TT_CLOSES = (0x2D, 0x59)
+
+
+def tt_blocks(insns):
+    """Top-level units of TrueType code (lists of instructions): a function
+    or instruction definition, or an IF with its ELSE and EIF, nested ones
+    included, is one unit; every other instruction is a unit of its own."""
+    units, cur, depth = [], [], 0
+    for ins in insns:
+        cur.append(ins)
+        if ins[0] in TT_OPENS:
+            depth += 1
+        elif ins[0] in TT_CLOSES and depth > 0:
+            depth -= 1
+        if depth == 0:
+            units.append(cur)
+            cur = []
+    if cur:
+        units.append(cur)
+    return units
+
+
+def code_units(code, tt):
+    """The granularities the minimiser drops code at, coarsest first, each a
+    list of units (lists of instructions): TrueType blocks, then single
+    instructions."""
+    insns = split_insns(code, tt_insn_len if tt else gr_insn_len)
+    singles = [[i] for i in insns]
+    return [tt_blocks(insns), singles] if tt else [singles]
+
+
+def joined(units):
+    return [i for u in units for i in u]
+
+
 # ---------------------------------------------------------------- glyf
 def _u16(b, o):
     return struct.unpack(">H", b[o:o + 2])[0]

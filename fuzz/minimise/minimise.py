@@ -102,7 +102,23 @@ def libfuzzer_step(m, args, tmp):
             m.test(fh.read())
 
 
+def run_passes(m, passes, target, rounds, log):
+    for p in passes:
+        try:
+            p(m, target)
+        except (ValueError, struct.error, IndexError, TypeError) as e:
+            # An input whose structure breaks a pass's walk: the other
+            # passes (and the byte-level ones) still run.
+            log("round %d: %s: skipped (%s)" % (rounds, p.__name__, e))
+        log("round %d: %s: %d bytes (%d executions, %.1fs)"
+            % (rounds, p.__name__, len(m.best), m.run.runs, time.monotonic() - m.start))
+
+
 def minimise(m, args, tmp, log):
+    """Rounds until one shrinks nothing; the byte-level passes (slow, a
+    last resort) run only in a round where the structural ones did not
+    shrink the input.  Returns (rounds, whether the fixed point was met)."""
+    structural, byte_level = shrink.passes_for(args.target)
     rounds = 0
     while True:
         rounds += 1
@@ -111,15 +127,10 @@ def minimise(m, args, tmp, log):
             if m.run.libfuzzer and not args.no_libfuzzer and m.signature != "timeout":
                 libfuzzer_step(m, args, tmp)
                 log("round %d: libFuzzer -minimize_crash: %d bytes" % (rounds, len(m.best)))
-            for p in shrink.passes_for(args.target):
-                try:
-                    p(m, args.target)
-                except (ValueError, struct.error, IndexError, TypeError) as e:
-                    # An input whose structure breaks a pass's walk: the
-                    # other passes (and the byte-level ones) still run.
-                    log("round %d: %s: skipped (%s)" % (rounds, p.__name__, e))
-                log("round %d: %s: %d bytes (%d executions, %.1fs)"
-                    % (rounds, p.__name__, len(m.best), m.run.runs, time.monotonic() - m.start))
+            run_passes(m, structural, args.target, rounds, log)
+            if len(m.best) < before:
+                continue
+            run_passes(m, byte_level, args.target, rounds, log)
         except shrink.BudgetSpent:
             return rounds, False
         if len(m.best) >= before:
@@ -143,12 +154,30 @@ def kind_slug(signature):
     return first if first.replace("-", "").isalnum() else "crash"
 
 
+REPORT_LINES = 14
+
+
+def differential_report(lines):
+    """A differential target's report: its "differ" line and the indented
+    lines after it (the engines' results, the culprit instruction)."""
+    for i, ln in enumerate(lines):
+        if runner_mod.DIFFER.match(ln):
+            out = [ln]
+            for nxt in lines[i + 1:i + REPORT_LINES]:
+                if not nxt.startswith(" "):
+                    break
+                out.append(nxt)
+            return out
+    return []
+
+
 def show_stack(run, path):
     rc, out = run.run_file(path, symbolize=True)
     lines = out.splitlines()
-    keep = [ln for ln in lines if any(k in ln for k in ("ERROR: ", "SUMMARY: ", "runtime error:",
-                                                         "fvfuzz: ", " differ"))]
-    print("\n".join(keep[:6]))
+    report = differential_report(lines)
+    keep = report + [ln for ln in lines if any(k in ln for k in ("ERROR: ", "SUMMARY: ", "runtime error:",
+                                                                   "fvfuzz: "))]
+    print("\n".join(keep[:len(report) + 4]))
     frames = []
     for ln in lines:                      # the first stack only
         if ln.lstrip().startswith("#"):
@@ -192,8 +221,8 @@ def main():
     ap.add_argument("--out-dir", help="file the case here as <id>-<kind> + .note")
     ap.add_argument("--output", help="also write the minimised input here")
     ap.add_argument("--note", help="the note's text (default: kind, frame, origin)")
-    ap.add_argument("--time", type=float, default=120,
-                    help="seconds for the whole minimisation (default 120)")
+    ap.add_argument("--time", type=float, default=300,
+                    help="seconds for the whole minimisation (default 300)")
     ap.add_argument("--runs", type=int, default=20000,
                     help="most executions of the target (default 20000)")
     ap.add_argument("--libfuzzer-time", type=int, default=20,
@@ -249,6 +278,9 @@ def main():
             fh.write(m.best)
         print("== instruction trace up to the failure (last %d)" % TRACE_LINES)
         show_trace(args, case)
+        if m.signature.startswith("diverged"):
+            print("== the minimised case's report")
+            print("\n".join(differential_report(run.run_file(case)[1].splitlines())))
         if args.output:
             with open(args.output, "wb") as fh:
                 fh.write(m.best)

@@ -29,7 +29,7 @@ _ASAN = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)")
 _ACCESS = re.compile(r"^(READ|WRITE) of size")
 _UBSAN = re.compile(r"runtime error: (.*)")
 _FVFUZZ = re.compile(r"^fvfuzz: (\w+): (.*)")
-_DIFFER = re.compile(r"^(tt_diff|gr_diff): .*differ")
+DIFFER = re.compile(r"^(tt_diff|gr_diff): .*differ")
 _LIBFUZZER = re.compile(r"ERROR: libFuzzer: ([\w -]+)")
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|-?\d+(\.\d+)?)\b")
 
@@ -166,7 +166,7 @@ class Runner:
     def kind(self, out):
         # A differential target's report line says more than its abort's.
         for line in out.splitlines():
-            m = _DIFFER.match(line)
+            m = DIFFER.match(line)
             if m:
                 return "diverged: " + blank_numbers(line.split(":", 1)[1])
         for line in out.splitlines():

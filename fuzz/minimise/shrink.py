@@ -202,30 +202,31 @@ def font_glyph_programs(m, target):
 
 
 def font_instructions(m, target):
-    p = _parts(m, target)
-    if p is None:
-        return
+    """Drops functions, IF blocks, then instructions of fpgm, prep and each
+    glyph program."""
     for tag in ("fpgm", "prep"):
-        p = _parts(m, target)
-        if p is None or tag not in p.tables:
-            continue
-        insns = fonts.split_insns(p.tables[tag], fonts.tt_insn_len)
-        shrink_units(insns, lambda keep: p.bytes(dict(p.tables, **{tag: b"".join(keep)})), m.test)
+        for level in range(2):
+            p = _parts(m, target)
+            if p is None or tag not in p.tables:
+                break
+            units = fonts.code_units(p.tables[tag], True)[level]
+            shrink_units(units, lambda keep, p=p, tag=tag: p.bytes(
+                dict(p.tables, **{tag: b"".join(fonts.joined(keep))})), m.test)
     p = _parts(m, target)
-    glyphs = p and fonts.glyphs_of(p.tables)
-    for g in range(len(glyphs or [])):
-        p = _parts(m, target)
-        glyphs = fonts.glyphs_of(p.tables)
-        loc = fonts.glyph_program(glyphs[g])
-        if loc is None or loc[1] <= loc[0]:
-            continue
-        insns = fonts.split_insns(glyphs[g][loc[0]:loc[1]], fonts.tt_insn_len)
+    for g in range(len((p and fonts.glyphs_of(p.tables)) or [])):
+        for level in range(2):
+            p = _parts(m, target)
+            glyphs = fonts.glyphs_of(p.tables)
+            loc = fonts.glyph_program(glyphs[g])
+            if loc is None or loc[1] <= loc[0]:
+                break
+            units = fonts.code_units(glyphs[g][loc[0]:loc[1]], True)[level]
 
-        def build(keep, g=g, p=p, glyphs=glyphs):
-            out = list(glyphs)
-            out[g] = fonts.with_glyph_code(glyphs[g], b"".join(keep))
-            return p.bytes(fonts.with_glyphs(p.tables, out))
-        shrink_units(insns, build, m.test)
+            def build(keep, g=g, p=p, glyphs=glyphs):
+                out = list(glyphs)
+                out[g] = fonts.with_glyph_code(glyphs[g], b"".join(fonts.joined(keep)))
+                return p.bytes(fonts.with_glyphs(p.tables, out))
+            shrink_units(units, build, m.test)
 
 
 def _silf(p):
@@ -273,7 +274,8 @@ def graphite_rules(m, target):
                 def build(keep, p=p, silf=silf, kind=kind, r=r):
                     new = fonts.with_rule_code(silf, i, k, kind, r, b"".join(keep))
                     return None if new is None else p.bytes(dict(p.tables, Silf=new))
-                shrink_units(fonts.split_insns(code, fonts.gr_insn_len), build, m.test)
+                shrink_units(fonts.code_units(code, False)[0], lambda keep, b=build: b(fonts.joined(keep)),
+                             m.test)
 
 
 def font_cmap(m, target):
@@ -321,7 +323,7 @@ def font_text(m, target):
 
 FONT_PASSES = [font_tables, font_glyph_count, font_empty_glyphs, font_glyph_programs,
                font_instructions, graphite_passes, graphite_rules, graphite_glyph_attributes,
-               font_cmap, font_table_bytes, font_text]
+               font_cmap, font_text]
 
 
 # ---------------------------------------------------------------- code
@@ -353,12 +355,15 @@ def code_instructions(m, target):
     parsed = code_segments(m.best, target)
     if parsed is None:
         return
+    tt = target.startswith("tt_")
     for s in range(len(parsed[0])):
-        segs, trailer = code_segments(m.best, target)
+        for level in range(2 if tt else 1):
+            segs, trailer = code_segments(m.best, target)
+            units = fonts.code_units(b"".join(segs[s]), tt)[level]
 
-        def build(keep, segs=segs, trailer=trailer, s=s):
-            return code_bytes(segs[:s] + [keep] + segs[s + 1:], trailer, target)
-        shrink_units(segs[s], build, m.test)
+            def build(keep, segs=segs, trailer=trailer, s=s):
+                return code_bytes(segs[:s] + [fonts.joined(keep)] + segs[s + 1:], trailer, target)
+            shrink_units(units, build, m.test)
 
 
 def payload_bytes(m, target):
@@ -378,10 +383,11 @@ def trailer_bytes(m, target):
     zero_trailer(m, TRAILER[target], keep)
 
 
-CODE_PASSES = [code_instructions, payload_bytes]
+CODE_PASSES = [code_instructions]
 
 
 def passes_for(target):
+    """(structural passes, byte-level passes) of a target."""
     if target in ("sfnt", "tt_font", "gr_font"):
-        return FONT_PASSES + [trailer_bytes]
-    return CODE_PASSES + [trailer_bytes]
+        return FONT_PASSES + [trailer_bytes], [font_table_bytes]
+    return CODE_PASSES + [trailer_bytes], [payload_bytes]
