@@ -26,6 +26,7 @@ import argparse
 import datetime
 import hashlib
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -155,6 +156,7 @@ def kind_slug(signature):
 
 
 REPORT_LINES = 14
+POINT_LINE = re.compile(r"^\s+point \d+: ")
 
 
 def differential_report(lines):
@@ -163,10 +165,11 @@ def differential_report(lines):
     for i, ln in enumerate(lines):
         if runner_mod.DIFFER.match(ln):
             out = [ln]
-            for nxt in lines[i + 1:i + REPORT_LINES]:
-                if not nxt.startswith(" "):
+            for nxt in lines[i + 1:]:
+                if not nxt.startswith(" ") or len(out) >= REPORT_LINES:
                     break
-                out.append(nxt)
+                if not POINT_LINE.match(nxt):     # the point listings are long
+                    out.append(nxt)
             return out
     return []
 
