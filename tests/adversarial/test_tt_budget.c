@@ -78,6 +78,7 @@ static void test_fanout_1000_cubed(void **state)
     assert_int_equal(hint(&l, 4, &err), FV_E_BUDGET_COMPONENTS);
     assert_int_equal(err.kind, FV_E_BUDGET_COMPONENTS);
     assert_int_equal(err.glyph, 2); /* the composite holding the 2,049th reference */
+    assert_int_equal(err.index, FV_BUDGET_TT_COMPONENTS + 1);
     /* 2,048 references, each a parse of one glyph (1 step), plus the
      * component lists of the 5 composites parsed (glyph 4, glyph 3, glyph 2
      * three times: 1 + 1,000 steps each). */
@@ -169,6 +170,27 @@ static void test_skipped_if_under_loopcall(void **state)
     assert_int_equal(l.err.pc, 5);                 /* PUSHB 0 FDEF PUSHB 0 IF */
     assert_true(l.err.index > FV_BUDGET_TT_PROGRAM_STEPS);
     assert_true(fv_tt_exec_max_run_steps(l.exec) <= FV_BUDGET_TT_PROGRAM_STEPS + 60002);
+    close_font(&l);
+}
+
+/* The same body skipped by ELSE (the IF is true): budget_skipped at the
+ * ELSE, after the same number of steps. */
+static void test_skipped_else_under_loopcall(void **state)
+{
+    (void)state;
+    size_t len;
+    loaded l;
+    open_font(&l, tb_skipped_loopcall_else(60000, 20000, 1, &len), &len);
+    assert_int_equal(l.setup, FV_E_BUDGET_SKIPPED);
+    assert_int_equal(l.err.program, FV_PROG_FPGM);
+    assert_int_equal(l.err.pc, 6); /* PUSHB 0 FDEF PUSHB 1 IF ELSE */
+    assert_true(fv_tt_exec_max_run_steps(l.exec) > FV_BUDGET_TT_PROGRAM_STEPS);
+    assert_true(fv_tt_exec_max_run_steps(l.exec) <= FV_BUDGET_TT_PROGRAM_STEPS + 60002);
+    close_font(&l);
+    /* 45 calls: 4 instructions (PUSHB, IF, ELSE, ENDF) and 60,000 bytes each. */
+    open_font(&l, tb_skipped_loopcall_else(60000, 45, 1, &len), &len);
+    assert_int_equal(l.setup, FV_OK);
+    assert_int_equal(fv_tt_exec_max_run_steps(l.exec), 3 + 45 * (4 + 60000));
     close_font(&l);
 }
 
@@ -269,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_fanout_programs_share_budget),
         cmocka_unit_test(test_skipped_if_under_loopcall),
         cmocka_unit_test(test_skipped_if_within_budget),
+        cmocka_unit_test(test_skipped_else_under_loopcall),
         cmocka_unit_test(test_definition_size),
         cmocka_unit_test(test_call_chain_depth_edge),
         cmocka_unit_test(test_jump_loop_prep),

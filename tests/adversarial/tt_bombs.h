@@ -255,11 +255,14 @@ static inline uint8_t *tb_composite_fanout(uint32_t fanout, uint32_t levels, int
     return tb_finish(&s, size);
 }
 
-/* fpgm: FDEF 0 { PUSHB 0; IF; <body_bytes of SVTCA[y]>; EIF } ENDF.
- * prep: PUSHW count; PUSHB 0; LOOPCALL.  FreeType's LOOPCALL allowance
- * for prep (300 + 22 x CVT entries, at most 100 x glyphs) is raised with
- * a large CVT and glyph count so that the count is allowed. */
-static inline uint8_t *tb_skipped_loopcall(uint32_t body_bytes, uint16_t count, size_t *size)
+/* fpgm: FDEF 0 { PUSHB 0; IF; <body_bytes of SVTCA[y]>; EIF } ENDF, or
+ * with `in_else` FDEF 0 { PUSHB 1; IF; ELSE; <body>; EIF } ENDF (the ELSE
+ * skips the body).  prep: PUSHW count; PUSHB 0; LOOPCALL.  FreeType's
+ * LOOPCALL allowance for prep (300 + 22 x CVT entries, at most 100 x
+ * glyphs) is raised with a large CVT and glyph count so that the count is
+ * allowed. */
+static inline uint8_t *tb_skipped_loopcall_else(uint32_t body_bytes, uint16_t count, int in_else,
+                                                size_t *size)
 {
     uint32_t cvt = (uint32_t)count / 22 + 1;
     uint32_t glyphs = (uint32_t)count / 100 + 2;
@@ -268,8 +271,10 @@ static inline uint8_t *tb_skipped_loopcall(uint32_t body_bytes, uint16_t count, 
     s.cvt_count = cvt;
     tb_pushb(&s.fpgm, 0);
     tb_u8(&s.fpgm, TB_FDEF);
-    tb_pushb(&s.fpgm, 0);
+    tb_pushb(&s.fpgm, in_else ? 1 : 0);
     tb_u8(&s.fpgm, TB_IF);
+    if (in_else)
+        tb_u8(&s.fpgm, TB_ELSE);
     tb_fill(&s.fpgm, TB_SVTCA_Y, body_bytes);
     tb_u8(&s.fpgm, TB_EIF);
     tb_u8(&s.fpgm, TB_ENDF);
@@ -277,6 +282,11 @@ static inline uint8_t *tb_skipped_loopcall(uint32_t body_bytes, uint16_t count, 
     tb_pushb(&s.prep, 0);
     tb_u8(&s.prep, TB_LOOPCALL);
     return tb_finish(&s, size);
+}
+
+static inline uint8_t *tb_skipped_loopcall(uint32_t body_bytes, uint16_t count, size_t *size)
+{
+    return tb_skipped_loopcall_else(body_bytes, count, 0, size);
 }
 
 /* fpgm: FDEF 0 { <body_bytes of SVTCA[y]> } ENDF; prep: CALL 0. */

@@ -413,7 +413,7 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
         if (!fv_budget_component(&L->c.budget)) {
             st = fail(L, FV_E_BUDGET_COMPONENTS, gid, NULL);
             if (L->err) {
-                L->err->index = comp->glyph;
+                L->err->index = L->c.budget.components; /* the reference refused */
                 snprintf(L->err->detail, sizeof L->err->detail,
                          "more than %d component references per glyph load",
                          FV_BUDGET_TT_COMPONENTS);
