@@ -127,20 +127,23 @@ static uint32_t fastmod_of(const fastmod *f, uint32_t x)
     return (uint32_t)(high >> 32);
 }
 
-enum { T_HEAD, T_HHEA, T_MAXP, T_HMTX, T_LOCA, T_GLYF, T_CVT, T_FPGM, T_PREP, T_NAME, T_POST, T_COUNT };
+enum { T_HEAD, T_HHEA, T_MAXP, T_HMTX, T_LOCA, T_GLYF, T_CVT, T_FPGM, T_PREP, T_NAME, T_POST,
+       T_HDMX, T_COUNT };
 /* Directory order must be sorted by tag (binary search in readers):
- * 'cvt ' 'fpgm' 'glyf' 'head' 'hhea' 'hmtx' 'loca' 'maxp' 'name' 'post' 'prep'. */
+ * 'cvt ' 'fpgm' 'glyf' 'hdmx' 'head' 'hhea' 'hmtx' 'loca' 'maxp' 'name' 'post' 'prep'.
+ * hdmx is optional: without it the font is byte for byte what it was
+ * before hdmx existed here (the fuzz corpora's fonts stay the same). */
 static const struct {
     int id;
     char tag[5];
-} dir_order[T_COUNT] = {{T_CVT, "cvt "}, {T_FPGM, "fpgm"}, {T_GLYF, "glyf"}, {T_HEAD, "head"},
-                        {T_HHEA, "hhea"}, {T_HMTX, "hmtx"}, {T_LOCA, "loca"}, {T_MAXP, "maxp"},
-                        {T_NAME, "name"}, {T_POST, "post"}, {T_PREP, "prep"}};
+} dir_order[T_COUNT] = {{T_CVT, "cvt "}, {T_FPGM, "fpgm"}, {T_GLYF, "glyf"}, {T_HDMX, "hdmx"},
+                        {T_HEAD, "head"}, {T_HHEA, "hhea"}, {T_HMTX, "hmtx"}, {T_LOCA, "loca"},
+                        {T_MAXP, "maxp"}, {T_NAME, "name"}, {T_POST, "post"}, {T_PREP, "prep"}};
 
 size_t fvsynth_tt_bound(const fvsynth_tt *p)
 {
     return 12 + 16 * T_COUNT + 1024 + 2 * (size_t)p->cvt_count + p->fpgm_len + p->prep_len +
-           2 * p->glyph_code_len + 16 * (size_t)FVSYNTH_MAX_POINTS + 4 * T_COUNT;
+           2 * p->glyph_code_len + 16 * (size_t)FVSYNTH_MAX_POINTS + 4 * T_COUNT + 8 + 64;
 }
 
 size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
@@ -174,8 +177,9 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
 
     wbuf b = {out, 0, cap, 0};
     size_t off[T_COUNT], len[T_COUNT];
+    int num_tables = p->hdmx_ppem ? T_COUNT : T_COUNT - 1;
     /* Offset table and directory are filled in at the end. */
-    size_t dir_size = 12 + 16 * T_COUNT;
+    size_t dir_size = 12 + 16 * (size_t)num_tables;
     wzeros(&b, dir_size);
 
 #define BEGIN(t) (off[t] = b.len)
@@ -302,23 +306,42 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
     for (int i = 0; i < 7; i++)
         w32(&b, 0);
     END(T_POST);
+    BEGIN(T_HDMX);
+    if (p->hdmx_ppem) {
+        uint32_t record_size = p->hdmx_record_size >= num_glyphs + 2 && p->hdmx_record_size <= 64
+                                   ? p->hdmx_record_size
+                                   : ((uint32_t)num_glyphs + 2 + 3) & ~3u; /* padded to 4 */
+        w16(&b, 0);                 /* version */
+        w16(&b, 1);                 /* numRecords */
+        w32(&b, record_size);
+        w16(&b, (uint32_t)p->hdmx_ppem << 8 | p->hdmx_width); /* pixelSize, maxWidth */
+        for (uint16_t g = 0; g < num_glyphs; g++)
+            wbytes(&b, &p->hdmx_width, 1);
+        wzeros(&b, record_size - 2 - num_glyphs);
+    }
+    END(T_HDMX);
 #undef BEGIN
 #undef END
     if (b.overflow)
         return 0;
 
-    /* Offset table: 11 tables -> searchRange 128, entrySelector 3, rangeShift 48. */
-    wbuf d = {out, 0, dir_size, 0};
-    w32(&d, 0x00010000);
-    w16(&d, T_COUNT);
-    w16(&d, 128); w16(&d, 3); w16(&d, T_COUNT * 16 - 128);
+    /* Offset table: 11 or 12 tables -> searchRange 128, entrySelector 3.
+     * The directory's bytes were reserved first (b did not overflow). */
+    put32(out, 0x00010000);
+    put16(out + 4, (uint32_t)num_tables);
+    put16(out + 6, 128);
+    put16(out + 8, 3);
+    put16(out + 10, (uint32_t)num_tables * 16 - 128);
+    uint8_t *rec = out + 12;
     for (int k = 0; k < T_COUNT; k++) {
         int t = dir_order[k].id;
-        const char *tag = dir_order[k].tag;
-        wbytes(&d, (const uint8_t *)tag, 4);
-        w32(&d, table_checksum(out + off[t], (len[t] + 3) / 4 * 4));
-        w32(&d, (uint32_t)off[t]);
-        w32(&d, (uint32_t)len[t]);
+        if (t == T_HDMX && !p->hdmx_ppem)
+            continue;
+        memcpy(rec, dir_order[k].tag, 4);
+        put32(rec + 4, table_checksum(out + off[t], (len[t] + 3) / 4 * 4));
+        put32(rec + 8, (uint32_t)off[t]);
+        put32(rec + 12, (uint32_t)len[t]);
+        rec += 16;
     }
     return b.len;
 }

@@ -29,6 +29,11 @@ typedef struct fvsynth_tt {
     uint16_t head_flags;     /* head.flags (bit 3: integer ppem) */
     uint32_t seed;
     int composite;
+    /* hdmx: when hdmx_ppem is not 0, one device record for that ppem giving
+     * every glyph the width hdmx_width (pixels); no hdmx table otherwise.
+     * hdmx_record_size: the record's size (0: numGlyphs + 2 padded to 4;
+     * at least numGlyphs + 2, at most 64). */
+    uint8_t hdmx_ppem, hdmx_width, hdmx_record_size;
 } fvsynth_tt;
 
 /* Upper bound of the font's size in bytes. */

@@ -33,9 +33,14 @@ static void load_hdmx(fv_tt_face *f)
         return;
     if (fv_rd_u16(t, 0, &version) || fv_rd_u16(t, 2, &num) || fv_rd_u32(t, 4, &size))
         return;
-    /* FreeType's sanity rules: version 0, at most 255 records, record size
-     * a multiple of 4 and at most 0x10001, records inside the table. */
-    if (version != 0 || num > 255 || size > 0x10001u || (size & 3) != 0)
+    /* FreeType 2.12.1's sanity rules: version 0, at most 255 records,
+     * records inside the table, and a record size of exactly numGlyphs + 2
+     * padded to a multiple of 4 — measured with FreeType on fonts whose
+     * records are shorter, longer or unpadded (test_tt_hdmx): any other size
+     * and the table is ignored (summersby.ttf: 576-byte records for 1,010
+     * glyphs). */
+    uint32_t want = ((uint32_t)f->sf->maxp.num_glyphs + 2 + 3) & ~3u;
+    if (version != 0 || num > 255 || size != want)
         return;
     if ((uint64_t)num * size > (uint64_t)t.len - 8)
         return;

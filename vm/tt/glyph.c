@@ -518,8 +518,10 @@ fv_status fv_tt_hint_glyph(fv_tt_size *size, fv_tt_exec *exec, uint32_t gid, fv_
      * "signed the waiver" (INSTCTRL selector 3), never for MONO. */
     L->c.backward_compatibility =
         size->mode.v40 && size->mode.subpixel_lean && !(size->gs.instruct_control & 4);
-    int use_hdmx = L->hinted && !(size->mode.v40 && L->c.backward_compatibility) &&
-                   !face->fixed_pitch;
+    /* hdmx widths are a hinted load's, whether or not prep switched the
+     * glyph programs off (INSTCTRL selector 1): FreeType 2.12.1 takes them
+     * then too (Monlam's Tibetan fonts below 20 ppem; test_tt_hdmx). */
+    int use_hdmx = !(size->mode.v40 && L->c.backward_compatibility) && !face->fixed_pitch;
 
     fv_status st = load_glyph(L, gid, 0);
     if (st == FV_OK) {
