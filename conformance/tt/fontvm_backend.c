@@ -153,6 +153,16 @@ void ttc_fv_load(ttc_fv *fv, uint32_t gid, ttc_glyph *out)
     hint_into(fv, fv->exec, gid, out);
 }
 
+const char *ttc_fv_face_error(const ttc_fv *fv)
+{
+    return fv->face_error[0] ? fv->face_error : NULL;
+}
+
+const char *ttc_fv_size_error(const ttc_fv *fv)
+{
+    return fv->size_error[0] ? fv->size_error : NULL;
+}
+
 const uint64_t *ttc_fv_opcode_counts(const ttc_fv *fv)
 {
     return fv->exec ? fv_tt_exec_opcode_counts(fv->exec) : NULL;

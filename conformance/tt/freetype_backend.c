@@ -19,9 +19,13 @@
 #include "tt_compare.h"
 
 /* FreeType's error names, from its public error list (fterrors.h is made to
- * be included this way to build such tables). */
+ * be included this way to build such tables).  `e` arrives as
+ * FT_ERR_CAT(FT_ERR_PREFIX, name): it is expanded before it is made a
+ * string, so the name reads FT_Err_Invalid_Opcode. */
 #undef FTERRORS_H_
-#define FT_ERRORDEF(e, v, s) {e, #e},
+#define TTC_STRING(x) #x
+#define TTC_EXPANDED_STRING(x) TTC_STRING(x)
+#define FT_ERRORDEF(e, v, s) {e, TTC_EXPANDED_STRING(e)},
 #define FT_ERROR_START_LIST {
 #define FT_ERROR_END_LIST {0, NULL}};
 static const struct {

@@ -100,6 +100,10 @@ fv_font *ttc_fv_font(ttc_fv *fv);
 int ttc_fv_set_size(ttc_fv *fv, const ttc_size *size, fv_tt_mode mode, int pedantic,
                     fv_error *err);
 void ttc_fv_load(ttc_fv *fv, uint32_t gid, ttc_glyph *out);
+/* Why the face (fv_tt_face / fv_tt_exec) or the last size could not be
+ * made; NULL when it was. */
+const char *ttc_fv_face_error(const ttc_fv *fv);
+const char *ttc_fv_size_error(const ttc_fv *fv);
 /* Executed-instruction counts (256) of the comparison loads so far (the
  * culprit re-runs below are not counted). */
 const uint64_t *ttc_fv_opcode_counts(const ttc_fv *fv);
