@@ -59,6 +59,14 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
         st = sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_Silf, 0, "not a Graphite font");
         goto fail;
     }
+    /* The sfnt reader keeps fonts whose cmap it cannot read (FreeType does);
+     * shaping needs the cmap, so the Graphite face refuses them. */
+    if (sf->cmap_status != FV_OK) {
+        if (err)
+            *err = sf->cmap_error;
+        st = sf->cmap_status;
+        goto fail;
+    }
     sfnt_find_table(sf, SFNT_TAG_Glat, &glat);
     sfnt_find_table(sf, SFNT_TAG_Gloc, &gloc);
     if (!sfnt_find_table(sf, SFNT_TAG_Feat, &feat))

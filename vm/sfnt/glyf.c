@@ -45,9 +45,13 @@ static fv_status glyph_fail(fv_error *err, fv_status kind, uint32_t gid, uint64_
     return kind;
 }
 
-/* Reads one coordinate array (x or y) for n points into out. */
+/* Reads one coordinate array (x or y) for n points into out.
+ * COMPAT(freetype): the sums of the 16-bit deltas are kept whole, not
+ * wrapped to 16 bits (FreeType 2.12.1 accumulates in FT_Pos; measured: a
+ * glyph whose x reaches 12998 there).  At most 65535 deltas of at most
+ * 32768 each: the sum fits in 32 bits. */
 static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, uint32_t n,
-                             uint8_t short_bit, uint8_t same_bit, int16_t *out)
+                             uint8_t short_bit, uint8_t same_bit, int32_t *out)
 {
     int32_t v = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -65,10 +69,7 @@ static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, ui
             *pos += 2;
             v += d;
         }
-        /* Coordinates are 16-bit in the file; accumulated deltas wrap the way
-         * FreeType's FT_Short arithmetic stores them. */
-        v = (int16_t)(uint16_t)(uint32_t)v;
-        out[i] = (int16_t)v;
+        out[i] = v;
     }
     return FV_OK;
 }
@@ -250,18 +251,27 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
     if (gid >= f->maxp.num_glyphs)
         return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, NULL);
     if (!f->loca)
-        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_glyf, FV_NO_VALUE, NULL);
-    uint32_t start = f->loca[gid], end = f->loca[gid + 1];
-    /* COMPAT(freetype): an entry whose end precedes its start, or that starts
-     * at the very end of glyf, is an empty glyph rather than an error. */
-    if (end <= start || start >= f->glyf.len)
+        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_loca, FV_NO_VALUE, NULL);
+    if (gid >= f->loca_glyphs)
+        return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, "beyond the glyphs loca covers");
+    /* COMPAT(freetype), measured against FreeType 2.12.1: a glyph starting
+     * past the end of glyf is empty; one ending past it is empty too,
+     * except the last glyph of loca, which is cut at the end of glyf; a
+     * glyph whose end precedes its start runs to the end of glyf. */
+    uint64_t start = f->loca[gid], end = f->loca[gid + 1];
+    if (start > f->glyf.len)
         return FV_OK;
     if (end > f->glyf.len) {
-        /* COMPAT(freetype): a glyph running past glyf is clipped to it. */
-        end = (uint32_t)f->glyf.len;
+        if (gid != f->loca_last)
+            return FV_OK;
+        end = f->glyf.len;
     }
+    if (end < start)
+        end = f->glyf.len;
+    if (end == start)
+        return FV_OK;
     fv_span gl = {NULL, 0}; /* fv_span_sub sets it; gcc -O2 -g cannot tell */
-    (void)fv_span_sub(f->glyf, start, (uint64_t)end - start, &gl);
+    (void)fv_span_sub(f->glyf, start, end - start, &gl);
     if (gl.len < 10)
         return glyph_fail(err, FV_E_TRUNCATED, gid, start, "glyph header");
     int16_t nc;
@@ -273,9 +283,9 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
     g->num_contours = nc;
     fv_status st;
     if (nc >= 0)
-        st = load_simple(gl, start, g, mem, err);
+        st = load_simple(gl, (uint32_t)start, g, mem, err);
     else if (nc == -1)
-        st = load_composite(gl, start, g, mem, err);
+        st = load_composite(gl, (uint32_t)start, g, mem, err);
     else
         st = glyph_fail(err, FV_E_BAD_GLYPH, gid, start, "numberOfContours below -1");
     if (st != FV_OK) {

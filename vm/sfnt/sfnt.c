@@ -33,6 +33,25 @@ void sfnt_tag_string(uint32_t tag, char buf[5])
 #define TAG_OTTO FV_TAG('O', 'T', 'T', 'O')
 #define TAG_typ1 FV_TAG('t', 'y', 'p', '1')
 #define SFNT_VERSION_1 0x00010000u
+/* COMPAT(freetype): FreeType 2.12.1 also takes 0x00020000 and Apple's
+ * keyboard and list fonts (0xA5 'kbd', 0xA5 'lst') as TrueType fonts
+ * (measured: each opens and hints like 0x00010000). */
+#define SFNT_VERSION_2 0x00020000u
+#define TAG_A5kbd 0xA56B6264u
+#define TAG_A5lst 0xA56C7374u
+
+static int known_sfnt_version(uint32_t v)
+{
+    return v == SFNT_VERSION_1 || v == TAG_true || v == TAG_OTTO || v == TAG_typ1 ||
+           v == SFNT_VERSION_2 || v == TAG_A5kbd || v == TAG_A5lst;
+}
+
+int sfnt_is_truetype_flavour(const sfnt_font *f)
+{
+    /* FreeType refuses 'OTTO' and 'typ1' fonts as TrueType faces even when
+     * they carry glyf (measured: Table_Missing, Unknown_File_Format). */
+    return f->sfnt_version != TAG_OTTO && f->sfnt_version != TAG_typ1;
+}
 
 /* Offset of the table directory of face `face_index`. */
 static fv_status face_offset(fv_span file, uint32_t face_index, uint32_t *offset,
@@ -55,7 +74,7 @@ static fv_status face_offset(fv_span file, uint32_t face_index, uint32_t *offset
             return sfnt_fail(err, FV_E_TRUNCATED, TAG_ttcf, at, "collection offsets");
         return FV_OK;
     }
-    if (tag != SFNT_VERSION_1 && tag != TAG_true && tag != TAG_OTTO && tag != TAG_typ1)
+    if (!known_sfnt_version(tag))
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, FV_NO_VALUE, "unknown sfnt version");
     *num_faces = 1;
     if (face_index != 0)
@@ -74,8 +93,10 @@ int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out)
 {
     out->data = NULL;
     out->len = 0;
+    /* COMPAT(freetype): the first entry with the tag and a non-zero length
+     * counts; zero-length entries are missing tables (as in Windows). */
     for (uint32_t i = 0; i < f->num_tables; i++)
-        if (f->tables[i].tag == tag) {
+        if (f->tables[i].tag == tag && f->tables[i].length != 0) {
             /* Ranges were validated against the file in read_directory. */
             (void)fv_span_sub(f->file, f->tables[i].offset, f->tables[i].length, out);
             return 1;
@@ -83,30 +104,71 @@ int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out)
     return 0;
 }
 
+/* The smallest head table FreeType takes (the fields up to glyphDataFormat). */
+#define SFNT_HEAD_SIZE 54
+
+/* The table directory.  COMPAT(freetype), measured against FreeType 2.12.1
+ * on damaged corpus fonts (conformance/tt/tt_sweep.py):
+ * - a directory cut short by the end of the file keeps the records that fit;
+ * - a record whose table starts or ends past the end of the file is ignored
+ *   (the font opens as if the table were absent), except hmtx and vmtx,
+ *   which are cut at the end of the file to a multiple of 4 bytes;
+ * - every head record must be at least 54 bytes long, even one that is
+ *   never used (a second head), else the font is refused.
+ * Ignoring a table is safe: nothing is read from it. */
 static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
 {
     fv_span file = f->file;
     uint16_t n;
     if (fv_rd_u32(file, dir, &f->sfnt_version) != FV_OK || fv_rd_u16(file, (uint64_t)dir + 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_TRUNCATED, 0, dir, "table directory header");
-    if (f->sfnt_version != SFNT_VERSION_1 && f->sfnt_version != TAG_true &&
-        f->sfnt_version != TAG_OTTO && f->sfnt_version != TAG_typ1)
+    if (!known_sfnt_version(f->sfnt_version))
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, dir, "unknown sfnt version");
     if (n == 0)
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, dir, "no tables");
     f->tables = fv_mem_array(f->mem, n, sizeof *f->tables);
     if (!f->tables)
         return sfnt_fail(err, FV_E_NOMEM, 0, FV_NO_VALUE, "table directory");
-    f->num_tables = n;
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t rec = (uint64_t)dir + 12 + (uint64_t)i * 16;
-        sfnt_table *t = &f->tables[i];
-        if (fv_rd_u32(file, rec, &t->tag) != FV_OK || fv_rd_u32(file, rec + 4, &t->checksum) != FV_OK ||
-            fv_rd_u32(file, rec + 8, &t->offset) != FV_OK || fv_rd_u32(file, rec + 12, &t->length) != FV_OK)
-            return sfnt_fail(err, FV_E_TRUNCATED, 0, rec, "table record");
-        if (!fv_span_has(file, t->offset, t->length))
-            return sfnt_fail(err, FV_E_TRUNCATED, t->tag, t->offset, "table extends past the end of the file");
+        sfnt_table t;
+        if (fv_rd_u32(file, rec, &t.tag) != FV_OK || fv_rd_u32(file, rec + 4, &t.checksum) != FV_OK ||
+            fv_rd_u32(file, rec + 8, &t.offset) != FV_OK || fv_rd_u32(file, rec + 12, &t.length) != FV_OK)
+            break;
+        if (t.tag == SFNT_TAG_head && t.length < SFNT_HEAD_SIZE)
+            return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_head, t.length,
+                             "a head record shorter than 54 bytes");
+        if (t.offset > file.len)
+            continue;
+        if (t.length > file.len - t.offset) {
+            if (t.tag != SFNT_TAG_hmtx && t.tag != SFNT_TAG_vmtx)
+                continue;
+            t.length = (uint32_t)(file.len - t.offset) & ~3u;
+        }
+        f->tables[kept++] = t;
     }
+    f->num_tables = (uint16_t)kept;
+    if (kept == 0)
+        return sfnt_fail(err, FV_E_NOT_A_FONT, 0, dir, "no table inside the file");
+    return FV_OK;
+}
+
+/* COMPAT(freetype): the fixed-size headers (maxp, hhea, vhea) are read
+ * from the file at the table's offset whatever the table's length says;
+ * only the end of the file bounds them.  The span returned is the table,
+ * grown to `need` bytes when it is shorter and the file has them. */
+static fv_status header_table(const sfnt_font *f, uint32_t tag, uint64_t need, fv_span *out,
+                              fv_error *err)
+{
+    if (!sfnt_find_table(f, tag, out))
+        return sfnt_fail(err, FV_E_MISSING_TABLE, tag, FV_NO_VALUE, NULL);
+    if (out->len >= need)
+        return FV_OK;
+    uint64_t offset = (uint64_t)(out->data - f->file.data);
+    if (fv_span_sub(f->file, offset, need, out) != FV_OK)
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, f->file.len - offset,
+                         "header runs past the end of the file");
     return FV_OK;
 }
 
@@ -153,23 +215,28 @@ static fv_status read_head(sfnt_font *f, fv_error *err)
      * TrueType outlines, and so do we. */
     if (h->units_per_em == 0)
         return sfnt_fail(err, FV_E_BAD_TABLE, SFNT_TAG_head, 18, "unitsPerEm is 0");
-    if (h->index_to_loc_format != 0 && h->index_to_loc_format != 1)
-        return sfnt_fail(err, FV_E_BAD_TABLE, SFNT_TAG_head, 50, "indexToLocFormat not 0 or 1");
+    /* COMPAT(freetype): indexToLocFormat 0 is the short format and any
+     * other value the long one. */
     return FV_OK;
 }
 
+/* COMPAT(freetype): a missing maxp leaves a face of no glyphs (FreeType
+ * opens it); any version from 1.0 up (as a signed 16.16 number) has the
+ * version 1.0 fields, any other (0.5, 0, negative) only numGlyphs. */
 static fv_status read_maxp(sfnt_font *f, fv_error *err)
 {
     fv_span t;
-    fv_status st = need_table(f, SFNT_TAG_maxp, 6, &t, err);
+    if (!sfnt_find_table(f, SFNT_TAG_maxp, &t))
+        return FV_OK;
+    fv_status st = header_table(f, SFNT_TAG_maxp, 6, &t, err);
     if (st != FV_OK)
         return st;
     sfnt_maxp *m = &f->maxp;
     (void)fv_rd_u32(t, 0, &m->version);
     m->num_glyphs = u16_at(t, 4);
-    if (m->version == 0x00010000u) {
-        if (t.len < 32)
-            return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_maxp, t.len, "version 1.0 needs 32 bytes");
+    if ((int32_t)m->version >= 0x00010000) {
+        if ((st = header_table(f, SFNT_TAG_maxp, 32, &t, err)) != FV_OK)
+            return st;
         uint16_t *fields[] = {&m->max_points, &m->max_contours, &m->max_composite_points,
                               &m->max_composite_contours, &m->max_zones, &m->max_twilight_points,
                               &m->max_storage, &m->max_function_defs, &m->max_instruction_defs,
@@ -177,8 +244,6 @@ static fv_status read_maxp(sfnt_font *f, fv_error *err)
                               &m->max_component_elements, &m->max_component_depth};
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
             *fields[i] = u16_at(t, 6 + 2 * i);
-    } else if (m->version != 0x00005000u) {
-        return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_maxp, 0, NULL);
     }
     return FV_OK;
 }
@@ -187,7 +252,7 @@ static fv_status read_maxp(sfnt_font *f, fv_error *err)
 static fv_status read_xhea(sfnt_font *f, uint32_t tag, sfnt_hhea *h, fv_error *err)
 {
     fv_span t;
-    fv_status st = need_table(f, tag, 36, &t, err);
+    fv_status st = header_table(f, tag, 36, &t, err);
     if (st != FV_OK)
         return st;
     h->ascender = s16_at(t, 4);
@@ -202,22 +267,11 @@ static fv_status read_xhea(sfnt_font *f, uint32_t tag, sfnt_hhea *h, fv_error *e
 }
 
 /* hmtx/vmtx: numberOfLongMetrics (advance, side bearing) pairs followed by
- * side bearings for the remaining glyphs.  A table shorter than the long
- * metrics is an error; FreeType tolerates a short tail of side bearings, and
- * so do we (missing ones read as 0). */
-static fv_status check_mtx(const sfnt_font *f, uint32_t tag, const sfnt_hhea *h, fv_span *out,
-                           fv_error *err)
-{
-    if (!sfnt_find_table(f, tag, out))
-        return sfnt_fail(err, FV_E_MISSING_TABLE, tag, FV_NO_VALUE, NULL);
-    if (h->num_long_metrics == 0)
-        return sfnt_fail(err, FV_E_BAD_TABLE, tag == SFNT_TAG_hmtx ? SFNT_TAG_hhea : SFNT_TAG_vhea,
-                         34, "numberOfLongMetrics is 0");
-    if ((uint64_t)h->num_long_metrics * 4 > out->len)
-        return sfnt_fail(err, FV_E_TRUNCATED, tag, out->len, "shorter than its long metrics");
-    return FV_OK;
-}
-
+ * side bearings for the remaining glyphs.  COMPAT(freetype): any length
+ * and any numberOfLongMetrics (0 too) is taken; what lies past the table's
+ * end reads as 0: a glyph whose long metric (or, past the long metrics, the
+ * last advance) is missing gets advance and bearing 0, a missing side
+ * bearing alone reads as 0 (measured against FreeType 2.12.1). */
 static fv_status read_metrics(const sfnt_font *f, fv_span mtx, uint16_t num_long, uint32_t gid,
                               uint16_t *advance, int16_t *bearing)
 {
@@ -228,9 +282,13 @@ static fv_status read_metrics(const sfnt_font *f, fv_span mtx, uint16_t num_long
     if (gid >= f->maxp.num_glyphs)
         return FV_E_BAD_GLYPH_ID;
     if (gid < num_long) {
+        if (!fv_span_has(mtx, (uint64_t)gid * 4, 4))
+            return FV_OK;
         *advance = u16_at(mtx, (uint64_t)gid * 4);
         *bearing = s16_at(mtx, (uint64_t)gid * 4 + 2);
     } else {
+        if (!fv_span_has(mtx, ((uint64_t)num_long - 1) * 4, 2))
+            return FV_OK;
         *advance = u16_at(mtx, ((uint64_t)num_long - 1) * 4);
         *bearing = s16_at(mtx, (uint64_t)num_long * 4 + ((uint64_t)gid - num_long) * 2);
     }
@@ -260,27 +318,57 @@ fv_status sfnt_vmetrics(const sfnt_font *f, uint32_t gid, uint16_t *advance, int
     return FV_OK;
 }
 
+/* Bytes from `offset` to the next table in the file (or to its end). */
+static uint64_t room_after(const sfnt_font *f, uint64_t offset)
+{
+    uint64_t room = f->file.len - offset;
+    for (uint32_t i = 0; i < f->num_tables; i++)
+        if (f->tables[i].offset > offset && f->tables[i].offset - offset < room)
+            room = f->tables[i].offset - offset;
+    return room;
+}
+
+/* loca.  COMPAT(freetype), measured against FreeType 2.12.1: a loca of
+ * fewer than numGlyphs + 1 entries is read on into the bytes that follow it
+ * when the file has room for the missing entries before the next table;
+ * otherwise the font has only the glyphs its entries cover.  Entries past
+ * numGlyphs + 1 are ignored (and a long-format table counts at most
+ * 0x3FFFF bytes, a short one 0x1FFFF).  Without glyf every glyph is empty;
+ * without loca the font has no outlines. */
 static fv_status read_loca(sfnt_font *f, fv_error *err)
 {
     fv_span t;
-    if (!sfnt_find_table(f, SFNT_TAG_glyf, &f->glyf))
-        return FV_OK; /* CFF or bitmap-only: no TrueType outlines */
-    fv_status st = need_table(f, SFNT_TAG_loca, 0, &t, err);
-    if (st != FV_OK)
-        return st;
-    uint32_t n = (uint32_t)f->maxp.num_glyphs + 1;
-    int long_format = f->head.index_to_loc_format == 1;
-    uint64_t need = (uint64_t)n * (long_format ? 4 : 2);
-    if (t.len < need)
-        return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_loca, t.len, "fewer entries than numGlyphs + 1");
-    f->loca = fv_mem_array(f->mem, n, sizeof *f->loca);
+    (void)sfnt_find_table(f, SFNT_TAG_glyf, &f->glyf);
+    if (!sfnt_find_table(f, SFNT_TAG_loca, &t))
+        return FV_OK;
+    int long_format = f->head.index_to_loc_format != 0;
+    unsigned shift = long_format ? 2 : 1;
+    uint64_t table_len = t.len;
+    uint64_t cap = long_format ? 0x3FFFFu : 0x1FFFFu;
+    if (table_len > cap)
+        table_len = cap;
+    uint64_t num_locations = table_len >> shift;
+    uint64_t want = (uint64_t)f->maxp.num_glyphs + 1;
+    if (num_locations < want) {
+        uint64_t offset = (uint64_t)(t.data - f->file.data);
+        if ((want << shift) <= room_after(f, offset)) {
+            (void)fv_span_sub(f->file, offset, want << shift, &t);
+            num_locations = want;
+        }
+    }
+    uint64_t n = num_locations < want ? num_locations : want;
+    f->loca_glyphs = n ? (uint32_t)n - 1 : 0;
+    /* The glyph whose end FreeType clips to glyf (the last one loca has). */
+    f->loca_last = num_locations >= 2 ? num_locations - 2 : UINT64_MAX;
+    f->loca = fv_mem_array(f->mem, n ? n : 1, sizeof *f->loca);
     if (!f->loca)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_loca, FV_NO_VALUE, NULL);
-    for (uint32_t i = 0; i < n; i++) {
+    f->loca[0] = 0;
+    for (uint64_t i = 0; i < n; i++) {
         if (long_format)
-            (void)fv_rd_u32(t, (uint64_t)i * 4, &f->loca[i]);
+            (void)fv_rd_u32(t, i * 4, &f->loca[i]);
         else
-            f->loca[i] = (uint32_t)u16_at(t, (uint64_t)i * 2) * 2;
+            f->loca[i] = (uint32_t)u16_at(t, i * 2) * 2;
     }
     return FV_OK;
 }
@@ -351,6 +439,33 @@ static void read_name(sfnt_font *f)
     }
 }
 
+#define SFNT_TAG_sbix FV_TAG('s', 'b', 'i', 'x')
+
+uint32_t sfnt_sbix_strikes(const sfnt_font *f)
+{
+    fv_span t;
+    uint32_t n;
+    if (!sfnt_find_table(f, SFNT_TAG_sbix, &t) || fv_rd_u32(t, 4, &n) != FV_OK)
+        return 0;
+    return fv_span_has(t, 8, (uint64_t)n * 4) ? n : 0;
+}
+
+int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem)
+{
+    fv_span t;
+    uint32_t n = sfnt_sbix_strikes(f);
+    if (n == 0 || x_ppem != y_ppem || !sfnt_find_table(f, SFNT_TAG_sbix, &t))
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t offset;
+        uint16_t ppem;
+        if (fv_rd_u32(t, 8 + (uint64_t)i * 4, &offset) == FV_OK &&
+            fv_rd_u16(t, offset, &ppem) == FV_OK && ppem == y_ppem)
+            return 1;
+    }
+    return 0;
+}
+
 fv_status sfnt_cmap_select(sfnt_font *f, fv_error *err); /* cmap.c */
 
 fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **out,
@@ -371,24 +486,34 @@ fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **
     if ((st = read_directory(f, dir, err)) != FV_OK || (st = read_head(f, err)) != FV_OK ||
         (st = read_maxp(f, err)) != FV_OK)
         goto fail;
-    if (sfnt_find_table(f, SFNT_TAG_hhea, &f->hmtx)) {
-        if ((st = read_xhea(f, SFNT_TAG_hhea, &f->hhea, err)) != FV_OK ||
-            (st = check_mtx(f, SFNT_TAG_hmtx, &f->hhea, &f->hmtx, err)) != FV_OK)
-            goto fail;
-    } else {
-        f->hmtx.data = NULL;
-        f->hmtx.len = 0;
-    }
     fv_span probe;
-    if (sfnt_find_table(f, SFNT_TAG_vhea, &probe) && sfnt_find_table(f, SFNT_TAG_vmtx, &probe)) {
-        if ((st = read_xhea(f, SFNT_TAG_vhea, &f->vhea, err)) != FV_OK ||
-            (st = check_mtx(f, SFNT_TAG_vmtx, &f->vhea, &f->vmtx, err)) != FV_OK)
+    if (sfnt_find_table(f, SFNT_TAG_hhea, &probe)) {
+        if ((st = read_xhea(f, SFNT_TAG_hhea, &f->hhea, err)) != FV_OK)
             goto fail;
-        f->has_vhea = 1;
+        f->has_hhea = 1;
+        (void)sfnt_find_table(f, SFNT_TAG_hmtx, &f->hmtx);
     }
-    if ((st = read_loca(f, err)) != FV_OK || (st = read_cvt(f, err)) != FV_OK ||
-        (st = sfnt_cmap_select(f, err)) != FV_OK)
+    /* COMPAT(freetype): vertical metrics are used when vhea and vmtx are
+     * both there and vhea can be read; otherwise they are ignored. */
+    if (sfnt_find_table(f, SFNT_TAG_vhea, &probe) && sfnt_find_table(f, SFNT_TAG_vmtx, &f->vmtx) &&
+        read_xhea(f, SFNT_TAG_vhea, &f->vhea, NULL) == FV_OK)
+        f->has_vhea = 1;
+    if ((st = read_loca(f, err)) != FV_OK || (st = read_cvt(f, err)) != FV_OK)
         goto fail;
+    /* A cmap that cannot be read leaves the font without one (FreeType
+     * skips broken subtables; hinting never needs cmap); the Graphite face
+     * refuses such a font with this error. */
+    fv_error_clear(&f->cmap_error);
+    f->cmap_status = sfnt_cmap_select(f, &f->cmap_error);
+    if (f->cmap_status == FV_E_NOMEM) {
+        st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_cmap, FV_NO_VALUE, NULL);
+        goto fail;
+    }
+    if (f->cmap_status != FV_OK) {
+        f->cmap_sub.data = NULL;
+        f->cmap_sub.len = 0;
+        f->cmap_format = 0;
+    }
     sfnt_find_table(f, SFNT_TAG_fpgm, &f->fpgm);
     sfnt_find_table(f, SFNT_TAG_prep, &f->prep);
     read_name(f);

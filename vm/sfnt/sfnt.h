@@ -92,23 +92,30 @@ typedef struct sfnt_font {
     int has_vhea;
     sfnt_hhea vhea;             /* same layout as hhea */
 
+    int has_hhea;
     fv_span hmtx, vmtx;         /* empty when absent */
     fv_span glyf;               /* empty when absent (CFF or Graphite-only) */
-    uint32_t *loca;             /* num_glyphs + 1 byte offsets into glyf, or NULL */
+    uint32_t *loca;             /* loca_glyphs + 1 byte offsets into glyf, or NULL */
+    uint32_t loca_glyphs;       /* glyphs loca covers (<= maxp.num_glyphs) */
+    uint64_t loca_last;         /* the glyph whose end is clipped to glyf */
     int16_t *cvt;               /* font-unit CVT values, cvt_count of them */
     uint32_t cvt_count;
     fv_span fpgm, prep;         /* empty when absent */
 
     fv_span cmap_sub;           /* the chosen Unicode subtable, empty if none */
     uint16_t cmap_format;       /* 4 or 12 (0 when none) */
+    fv_status cmap_status;      /* FV_OK, or why cmap could not be read */
+    fv_error cmap_error;
 
     char family[64];            /* UTF-8 (ASCII-folded) family and style */
     char style[64];
 } sfnt_font;
 
-/* Opens face `face_index` of a font file or collection.  Requires head, maxp;
- * hhea/hmtx/loca/glyf/cvt/fpgm/prep/cmap/name are parsed when present.  On
- * failure *out is untouched, err says why, and nothing is leaked. */
+/* Opens face `face_index` of a font file or collection.  Requires head;
+ * maxp/hhea/hmtx/loca/glyf/cvt/fpgm/prep/cmap/name are parsed when present,
+ * as leniently as FreeType 2.12.1 (see sfnt.c: ignored tables, headers read
+ * past a short table, short hmtx and loca).  On failure *out is untouched,
+ * err says why, and nothing is leaked. */
 fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **out,
                     fv_error *err);
 void sfnt_close(sfnt_font *f);
@@ -118,6 +125,14 @@ fv_status sfnt_count_faces(fv_span file, uint32_t *count, fv_error *err);
 
 /* Table lookup by tag; returns an empty span and 0 when absent. */
 int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out);
+/* Apple sbix colour bitmaps: the number of strikes (0 when the table is
+ * absent or its strike list does not fit), and whether a strike has this
+ * ppem.  COMPAT(freetype): FreeType 2.12.1 ignores glyf in a font with sbix
+ * strikes and serves the strikes' sizes only (measured). */
+uint32_t sfnt_sbix_strikes(const sfnt_font *f);
+int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
+/* 0 for 'OTTO' and 'typ1' fonts, which FreeType never opens as TrueType. */
+int sfnt_is_truetype_flavour(const sfnt_font *f);
 
 /* Horizontal / vertical metrics for a glyph (hmtx rules: glyphs beyond
  * numberOfHMetrics reuse the last advance).  Missing tables give 0. */
@@ -170,7 +185,7 @@ typedef struct sfnt_glyph {
     /* Simple glyphs */
     uint16_t *end_points;          /* num_contours entries */
     uint16_t num_points;
-    int16_t *xs, *ys;              /* absolute font units */
+    int32_t *xs, *ys;              /* absolute font units (sums of 16-bit deltas) */
     uint8_t *flags;                /* SFNT_ON_CURVE etc. */
     /* Composite glyphs */
     uint16_t num_components;

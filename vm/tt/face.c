@@ -49,6 +49,26 @@ static void load_hdmx(fv_tt_face *f)
     f->hdmx_record_size = size;
 }
 
+/* What FreeType 2.12.1 needs of a font before it opens a TrueType face
+ * (measured on damaged corpus fonts, conformance/tt/tt_sweep.py); the sfnt
+ * reader itself is more lenient, for the Graphite side. */
+static fv_status check_truetype(const sfnt_font *sf, fv_error *err)
+{
+    if (!sfnt_is_truetype_flavour(sf))
+        return sfnt_fail(err, FV_E_NOT_A_FONT, 0, FV_NO_VALUE, "an 'OTTO' or 'typ1' font is not TrueType");
+    if (sf->head.units_per_em < 16 || sf->head.units_per_em > 16384)
+        return sfnt_fail(err, FV_E_BAD_TABLE, SFNT_TAG_head, 18, "unitsPerEm outside 16..16384");
+    if (!sf->has_hhea)
+        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_hhea, FV_NO_VALUE, NULL);
+    if (sf->hmtx.len == 0)
+        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_hmtx, FV_NO_VALUE, NULL);
+    /* Without loca there is no outline: only sbix strikes can serve, and
+     * not when glyf is there (FreeType: Locations_Missing). */
+    if (!sf->loca && (sf->glyf.len > 0 || sfnt_sbix_strikes(sf) == 0))
+        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_loca, FV_NO_VALUE, NULL);
+    return FV_OK;
+}
+
 fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
 {
     fv_error_clear(err);
@@ -67,6 +87,12 @@ fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
     f->font = font;
     f->sf = fv_font_sfnt(font);
     f->mem = mem;
+    fv_status st = check_truetype(f->sf, err);
+    if (st != FV_OK) {
+        fv_mem_free(mem, f);
+        return st;
+    }
+    f->scalable = sfnt_sbix_strikes(f->sf) == 0;
     f->hinted = f->sf->fpgm.len > 0 || f->sf->prep.len > 0;
     fv_span os2, post;
     if (sfnt_find_table(f->sf, SFNT_TAG_OS2, &os2) && fv_rd_s16(os2, 68, &f->typo_ascender) == FV_OK &&
