@@ -280,14 +280,17 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
     (void)fv_rd_s16(gl, 4, &g->y_min);
     (void)fv_rd_s16(gl, 6, &g->x_max);
     (void)fv_rd_s16(gl, 8, &g->y_max);
-    g->num_contours = nc;
+    /* COMPAT(freetype), measured against FreeType 2.12.1: a glyph of 0
+     * contours is empty (nothing after its header is read, not even
+     * instructions), and any negative count makes a composite glyph. */
+    if (nc == 0)
+        return FV_OK;
+    g->num_contours = nc < 0 ? -1 : nc;
     fv_status st;
-    if (nc >= 0)
+    if (nc > 0)
         st = load_simple(gl, (uint32_t)start, g, mem, err);
-    else if (nc == -1)
-        st = load_composite(gl, (uint32_t)start, g, mem, err);
     else
-        st = glyph_fail(err, FV_E_BAD_GLYPH, gid, start, "numberOfContours below -1");
+        st = load_composite(gl, (uint32_t)start, g, mem, err);
     if (st != FV_OK) {
         /* No half-parsed glyph: keep only the arrays. */
         g->num_contours = 0;

@@ -158,8 +158,8 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
  * from the file at the table's offset whatever the table's length says;
  * only the end of the file bounds them.  The span returned is the table,
  * grown to `need` bytes when it is shorter and the file has them. */
-static fv_status header_table(const sfnt_font *f, uint32_t tag, uint64_t need, fv_span *out,
-                              fv_error *err)
+fv_status sfnt_header_table(const sfnt_font *f, uint32_t tag, uint64_t need, fv_span *out,
+                            fv_error *err)
 {
     if (!sfnt_find_table(f, tag, out))
         return sfnt_fail(err, FV_E_MISSING_TABLE, tag, FV_NO_VALUE, NULL);
@@ -228,14 +228,14 @@ static fv_status read_maxp(sfnt_font *f, fv_error *err)
     fv_span t;
     if (!sfnt_find_table(f, SFNT_TAG_maxp, &t))
         return FV_OK;
-    fv_status st = header_table(f, SFNT_TAG_maxp, 6, &t, err);
+    fv_status st = sfnt_header_table(f, SFNT_TAG_maxp, 6, &t, err);
     if (st != FV_OK)
         return st;
     sfnt_maxp *m = &f->maxp;
     (void)fv_rd_u32(t, 0, &m->version);
     m->num_glyphs = u16_at(t, 4);
     if ((int32_t)m->version >= 0x00010000) {
-        if ((st = header_table(f, SFNT_TAG_maxp, 32, &t, err)) != FV_OK)
+        if ((st = sfnt_header_table(f, SFNT_TAG_maxp, 32, &t, err)) != FV_OK)
             return st;
         uint16_t *fields[] = {&m->max_points, &m->max_contours, &m->max_composite_points,
                               &m->max_composite_contours, &m->max_zones, &m->max_twilight_points,
@@ -252,7 +252,7 @@ static fv_status read_maxp(sfnt_font *f, fv_error *err)
 static fv_status read_xhea(sfnt_font *f, uint32_t tag, sfnt_hhea *h, fv_error *err)
 {
     fv_span t;
-    fv_status st = header_table(f, tag, 36, &t, err);
+    fv_status st = sfnt_header_table(f, tag, 36, &t, err);
     if (st != FV_OK)
         return st;
     h->ascender = s16_at(t, 4);

@@ -131,6 +131,13 @@ int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out);
  * strikes and serves the strikes' sizes only (measured). */
 uint32_t sfnt_sbix_strikes(const sfnt_font *f);
 int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
+/* A fixed-size table header of `need` bytes: the table, grown past its
+ * length up to `need` bytes when the file has them.  COMPAT(freetype):
+ * FreeType reads such headers (maxp, hhea, vhea, OS/2, post) from the file
+ * whatever the table's length says.  MISSING_TABLE or TRUNCATED (the file
+ * ends first) otherwise. */
+fv_status sfnt_header_table(const sfnt_font *f, uint32_t tag, uint64_t need, fv_span *out,
+                            fv_error *err);
 /* 0 for 'OTTO' and 'typ1' fonts, which FreeType never opens as TrueType. */
 int sfnt_is_truetype_flavour(const sfnt_font *f);
 

@@ -95,11 +95,15 @@ fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
     f->scalable = sfnt_sbix_strikes(f->sf) == 0;
     f->hinted = f->sf->fpgm.len > 0 || f->sf->prep.len > 0;
     fv_span os2, post;
-    if (sfnt_find_table(f->sf, SFNT_TAG_OS2, &os2) && fv_rd_s16(os2, 68, &f->typo_ascender) == FV_OK &&
+    /* OS/2 version 0 is 78 bytes, the post header 32; FreeType reads them
+     * whole (past a short table, see sfnt_header_table) or not at all. */
+    if (sfnt_header_table(f->sf, SFNT_TAG_OS2, 78, &os2, NULL) == FV_OK &&
+        fv_rd_s16(os2, 68, &f->typo_ascender) == FV_OK &&
         fv_rd_s16(os2, 70, &f->typo_descender) == FV_OK)
         f->has_os2 = 1;
     uint32_t fixed = 0;
-    if (sfnt_find_table(f->sf, SFNT_TAG_post, &post) && fv_rd_u32(post, 12, &fixed) == FV_OK)
+    if (sfnt_header_table(f->sf, SFNT_TAG_post, 32, &post, NULL) == FV_OK &&
+        fv_rd_u32(post, 12, &fixed) == FV_OK)
         f->fixed_pitch = fixed != 0;
     load_hdmx(f);
     *out = f;
