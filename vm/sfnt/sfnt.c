@@ -130,6 +130,7 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
     if (!f->tables)
         return sfnt_fail(err, FV_E_NOMEM, 0, FV_NO_VALUE, "table directory");
     uint32_t kept = 0;
+    f->dir_offset = dir;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t rec = (uint64_t)dir + 12 + (uint64_t)i * 16;
         sfnt_table t;
@@ -139,6 +140,7 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
         if (t.tag == SFNT_TAG_head && t.length < SFNT_HEAD_SIZE)
             return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_head, t.length,
                              "a head record shorter than 54 bytes");
+        f->records_read = i + 1;
         if (t.offset > file.len)
             continue;
         if (t.length > file.len - t.offset) {
@@ -152,6 +154,20 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
     if (kept == 0)
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, dir, "no table inside the file");
     return FV_OK;
+}
+
+fv_status sfnt_missing_table(const sfnt_font *f, uint32_t tag, fv_error *err)
+{
+    for (uint32_t i = 0; i < f->records_read; i++) {
+        uint64_t rec = (uint64_t)f->dir_offset + 12 + (uint64_t)i * 16;
+        uint32_t t = 0, offset = 0, length = 0;
+        (void)fv_rd_u32(f->file, rec, &t);
+        (void)fv_rd_u32(f->file, rec + 8, &offset);
+        (void)fv_rd_u32(f->file, rec + 12, &length);
+        if (t == tag && !fv_span_has(f->file, offset, length))
+            return sfnt_fail(err, FV_E_TRUNCATED, tag, offset, "runs past the end of the file");
+    }
+    return sfnt_fail(err, FV_E_MISSING_TABLE, tag, FV_NO_VALUE, NULL);
 }
 
 /* COMPAT(freetype): the fixed-size headers (maxp, hhea, vhea) are read
@@ -176,7 +192,7 @@ static fv_status need_table(const sfnt_font *f, uint32_t tag, uint64_t min_len, 
                             fv_error *err)
 {
     if (!sfnt_find_table(f, tag, out))
-        return sfnt_fail(err, FV_E_MISSING_TABLE, tag, FV_NO_VALUE, NULL);
+        return sfnt_missing_table(f, tag, err);
     if (out->len < min_len)
         return sfnt_fail(err, FV_E_TRUNCATED, tag, out->len, NULL);
     return FV_OK;

@@ -84,7 +84,10 @@ typedef struct sfnt_font {
     uint32_t sfnt_version;
 
     uint16_t num_tables;
-    sfnt_table *tables;
+    sfnt_table *tables;         /* the records kept (inside the file) */
+    /* The directory as read (records_read of them at dir_offset), so that a
+     * missing required table can say why it was ignored. */
+    uint32_t dir_offset, records_read;
 
     sfnt_head head;
     sfnt_maxp maxp;
@@ -138,6 +141,9 @@ int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
  * ends first) otherwise. */
 fv_status sfnt_header_table(const sfnt_font *f, uint32_t tag, uint64_t need, fv_span *out,
                             fv_error *err);
+/* The error for a required table that is absent: TRUNCATED when its record
+ * was ignored for running past the end of the file, else MISSING_TABLE. */
+fv_status sfnt_missing_table(const sfnt_font *f, uint32_t tag, fv_error *err);
 /* 0 for 'OTTO' and 'typ1' fonts, which FreeType never opens as TrueType. */
 int sfnt_is_truetype_flavour(const sfnt_font *f);
 

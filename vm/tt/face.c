@@ -59,13 +59,13 @@ static fv_status check_truetype(const sfnt_font *sf, fv_error *err)
     if (sf->head.units_per_em < 16 || sf->head.units_per_em > 16384)
         return sfnt_fail(err, FV_E_BAD_TABLE, SFNT_TAG_head, 18, "unitsPerEm outside 16..16384");
     if (!sf->has_hhea)
-        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_hhea, FV_NO_VALUE, NULL);
+        return sfnt_missing_table(sf, SFNT_TAG_hhea, err);
     if (sf->hmtx.len == 0)
-        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_hmtx, FV_NO_VALUE, NULL);
+        return sfnt_missing_table(sf, SFNT_TAG_hmtx, err);
     /* Without loca there is no outline: only sbix strikes can serve, and
      * not when glyf is there (FreeType: Locations_Missing). */
     if (!sf->loca && (sf->glyf.len > 0 || sfnt_sbix_strikes(sf) == 0))
-        return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_loca, FV_NO_VALUE, NULL);
+        return sfnt_missing_table(sf, SFNT_TAG_loca, err);
     return FV_OK;
 }
 
