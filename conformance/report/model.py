@@ -26,6 +26,7 @@ EXAMPLES_PER_GROUP = 6
 STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both", "hardening_limit")
 STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b",
                "hardening_limit": "h"}
+LOAD_STAGES = ("face", "size")
 CODE_STATUS = {v: k for k, v in STATUS_CODE.items()}
 
 
@@ -95,7 +96,9 @@ class Model:
                  # Status per case id (TT gid, Graphite line): 0 identical,
                  # else a STATUS_CODE byte.  A byte per case keeps a run
                  # where everything differs (13 M cases) small.
-                 "nonidentical": bytearray()})
+                 "nonidentical": bytearray(),
+                 # TrueType load decisions (tt_load): stage -> status.
+                 "load": {}})
             self.configs[key] = c
         return c
 
@@ -116,6 +119,8 @@ class Model:
             self._summary(self.gr_key(rec), rec)
         elif t == "tt_case":
             return self._tt_case(rec)
+        elif t == "tt_load":
+            return self._tt_load(rec)
         elif t == "gr_case":
             return self._gr_case(rec)
         elif t in ("tt_opcodes", "gr_opcodes"):
@@ -215,6 +220,28 @@ class Model:
                 meta = {"culprit": gk, "kind": "untraced"}
             self._group_add(self.tt_groups, gk, meta, key, rec, gid)
         return status
+
+    def _tt_load(self, rec):
+        """A load decision (does each engine open the face, set the size
+        up): kept per configuration and stage; a non-identical one is an
+        error case of its own (grouped with the glyph errors)."""
+        stage, status = rec.get("stage"), rec.get("status")
+        if stage not in LOAD_STAGES or status not in ("identical",) + STATUSES:
+            return None
+        key = self.tt_key(rec)
+        self._config(key)["load"][stage] = status
+        if status == "identical":
+            return None
+        self._error(key, rec, -1)
+        return status
+
+    def load_totals(self):
+        """{stage: {status: count}} over every TrueType configuration."""
+        out = {s: Counter() for s in LOAD_STAGES}
+        for c in self.configs.values():
+            for stage, status in c["load"].items():
+                out[stage][status] += 1
+        return {s: dict(v) for s, v in out.items()}
 
     def _gr_case(self, rec):
         key = self.gr_key(rec)
@@ -316,6 +343,8 @@ def config_list(model):
         e.update({k: c[k] for k in ("cases", "identical") + STATUSES})
         e["complete"] = c["summarised"]
         e["nonidentical"] = encode_statuses(c["nonidentical"])
+        if c["load"]:
+            e["load"] = dict(sorted(c["load"].items()))
         out.append(e)
     return out
 
@@ -357,6 +386,15 @@ def check(baseline, current):
             elif code in (ord("f"), ord("b")) and old in (ord("d"), ord("r")):
                 regressions.append({"case": _describe(k, cid), "was": CODE_STATUS[chr(old)],
                                     "now": CODE_STATUS[chr(code)]})
+        # Load decisions: one that agreed (or was not recorded) in the
+        # baseline and now disagrees is a regression too.
+        for stage, now in (e.get("load") or {}).items():
+            was = (b.get("load") or {}).get(stage, "identical")
+            case = f"{_describe(k, '*').rsplit(' glyph', 1)[0]} {stage} decision"
+            if now != "identical" and was != now and (was == "identical" or now in ("error_fontvm_only", "error_both")):
+                regressions.append({"case": case, "was": was, "now": now})
+            elif now == "identical" and was != "identical":
+                improvements.append({"case": case, "was": was, "now": now})
         if e.get("complete", True):
             for cid, old in _nonzero(bn):
                 if cid >= len(cn) or cn[cid] == 0:

@@ -129,6 +129,9 @@ def build(m, root, check=None, check_source=None):
                            os.path.join(root, "vm", "graphite", "opcodes.def"), "vm/graphite/opcodes.def"),
         },
         "runner_problems": list(m.runner_errors),
+        # TrueType load decisions per stage: how many configurations each
+        # engine opened the face / set the size up alike (identical) or not.
+        "load_decisions": m.load_totals(),
         "jobs": [dict(name=n, **{k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
                  for n, j in sorted(m.jobs.items())],
         "check": None,
@@ -188,8 +191,10 @@ def _tt_case_line(e):
     fd = e.get("first_diff") or {}
     cul = e.get("culprit") or {}
     face = f"#{e['face']}" if e.get("face") else ""
+    what = (f"{escape(str(e['stage']))} decision" if e.get("stage") else
+            f"glyph {e.get('gid')} <code>{escape(str(e.get('glyph_name') or ''))}</code>")
     bits = [f"<b>{escape(os.path.basename(e['font']))}{face}</b>", f"size {escape(str(e.get('size')))}",
-            escape(str(e.get("mode"))), f"glyph {e.get('gid')} <code>{escape(str(e.get('glyph_name') or ''))}</code>"]
+            escape(str(e.get("mode"))), what]
     if fd.get("point", -1) >= 0:
         bits.append(f"point {fd['point']}: FreeType {_pt(fd.get('ref'))} fontvm {_pt(fd.get('fontvm'))}")
     elif fd:
@@ -321,6 +326,17 @@ def html(rep, m):
         o.append("</p>")
     else:
         o.append("<p class='headline bad'>No cases were compared.</p>")
+    loads = rep.get("load_decisions") or {}
+    if any(loads.values()):
+        parts = []
+        for stage, label in (("face", "opens the face"), ("size", "sets the size up")):
+            c = loads.get(stage) or {}
+            n = sum(c.values())
+            off = n - c.get("identical", 0)
+            if n:
+                parts.append(f"{label}: {_n(c.get('identical', 0))} of {_n(n)} configurations alike"
+                             + (f" — <b class=bad>{_n(off)}</b> not" if off else ""))
+        o.append("<p class=meta>TrueType load decisions (FreeType vs fontvm) · " + " · ".join(parts) + "</p>")
     # Where it is not: the largest groups, one line each.
     where = []
     for g in rep["tt_differences"][:4]:

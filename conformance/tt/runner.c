@@ -7,8 +7,11 @@
  *                [--detail-limit N] [--pedantic] [--no-culprit]
  *
  * One process handles one font on one core; scripts/conform runs one per
- * font in parallel.  Exit status: 0 when it ran (whatever it found), 2 for
- * bad arguments, 1 when the font could not be compared at all. */
+ * font in parallel.  The load decisions (does each engine open the face,
+ * set each size up) are compared like outlines: a tt_load record per
+ * configuration and stage.  Exit status: 0 when it ran (whatever it found,
+ * a font neither engine opens included), 2 for bad arguments, 1 when the
+ * output could not be written. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strtok_r */
 
 #include <stdio.h>
@@ -50,11 +53,6 @@ static double now_s(void)
 static void emit(json_t *obj)
 {
     fvc_emit_record(obj, JSON_PRESERVE_ORDER);
-}
-
-static void emit_error(const char *message)
-{
-    emit(json_pack("{s:s,s:s}", "type", "error", "message", message));
 }
 
 static int usage(const char *msg)
@@ -257,6 +255,26 @@ static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mo
     return r;
 }
 
+/* One load decision (RECORDS.md tt_load): "FreeType opens the face / sets
+ * the size" against fontvm's, compared like a glyph case. */
+static void emit_decision(const options *o, const char *size_label, fv_tt_mode mode,
+                          const char *stage, const char *ref_error, const char *fontvm_error)
+{
+    ttc_status st = ref_error ? (fontvm_error ? TTC_ERROR_BOTH : TTC_ERROR_REF_ONLY)
+                              : (fontvm_error ? TTC_ERROR_FONTVM_ONLY : TTC_IDENTICAL);
+    json_t *r = json_object();
+    json_object_set_new(r, "type", json_string("tt_load"));
+    json_object_set_new(r, "font", json_string(o->font));
+    json_object_set_new(r, "face", json_integer(o->face));
+    json_object_set_new(r, "size", json_string(size_label));
+    json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
+    json_object_set_new(r, "stage", json_string(stage));
+    json_object_set_new(r, "status", json_string(ttc_status_name(st)));
+    json_object_set_new(r, "ref_error", ref_error ? json_string(ref_error) : json_null());
+    json_object_set_new(r, "fontvm_error", fontvm_error ? json_string(fontvm_error) : json_null());
+    emit(r);
+}
+
 /* The opcode-count key.  tt.h has no opcode-name function yet, so the
  * opcode byte is written in hex ("0xB0"); the report names them. */
 static void opcode_key(unsigned op, char *buf, size_t size)
@@ -277,23 +295,37 @@ int main(int argc, char **argv)
                    fv_version(), "freetype", ftver));
     fflush(stdout);
 
-    char msg[512], errbuf[256];
+    char errbuf[256], ft_open_error[256] = "";
     ttc_ft *ft = NULL;
-    if (ttc_ft_open_file(o.font, o.face, &ft, errbuf, sizeof errbuf) != 0) {
-        snprintf(msg, sizeof msg, "%s: FreeType cannot open the font: %s", o.font, errbuf);
-        emit_error(msg);
-        return 1;
-    }
+    if (ttc_ft_open_file(o.font, o.face, &ft, ft_open_error, sizeof ft_open_error) != 0)
+        ft = NULL;
     ttc_fv *fv = NULL;
     fv_error ferr;
     char fv_open_error[160] = "";
     if (ttc_fv_open_file(o.font, o.face, &fv, &ferr) != 0) {
-        char e[160];
-        fv_error_format(&ferr, e, sizeof e);
-        snprintf(fv_open_error, sizeof fv_open_error, "%s", e);
-        snprintf(msg, sizeof msg, "%s: fontvm cannot open the font: %s", o.font, e);
-        emit_error(msg);
+        fv_error_format(&ferr, fv_open_error, sizeof fv_open_error);
         fv = NULL;
+    } else if (ttc_fv_face_error(fv)) {
+        /* The font opens but no TrueType face can be made of it. */
+        snprintf(fv_open_error, sizeof fv_open_error, "%s", ttc_fv_face_error(fv));
+    }
+    if (!ft) {
+        /* Nothing to compare glyph by glyph: the face decisions are the
+         * comparison (identical when fontvm refuses the font too). */
+        for (uint32_t mi = 0; mi < o.num_modes; mi++)
+            for (uint32_t si = 0; si < o.num_sizes; si++) {
+                emit_decision(&o, o.sizes[si].label, o.modes[mi], "face", ft_open_error,
+                              fv_open_error[0] ? fv_open_error : NULL);
+                json_t *s = json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:f}",
+                                      "type", "tt_summary", "font", o.font, "face", (json_int_t)o.face,
+                                      "font_name", "", "size", o.sizes[si].label, "mode",
+                                      fv_tt_mode_name(o.modes[mi]), "cases", 0, "identical", 0,
+                                      "different", 0, "error_fontvm_only", 0, "error_ref_only", 0,
+                                      "error_both", 0, "seconds", 0.0);
+                emit(s);
+            }
+        ttc_fv_close(fv);
+        return fflush(stdout) == 0 ? 0 : 1;
     }
 
     uint32_t num_glyphs = ttc_ft_num_glyphs(ft);
@@ -322,15 +354,13 @@ int main(int argc, char **argv)
             double t_ref = 0, t_fontvm = 0; /* each engine's share, for speed */
             int ft_size_failed = ttc_ft_set_size(ft, sz, mode, o.pedantic, errbuf, sizeof errbuf);
             t_ref += now_s() - t0;
-            if (ft_size_failed) {
-                snprintf(msg, sizeof msg, "%s: FreeType size %s %s: %s", o.font, sz->label,
-                         fv_tt_mode_name(mode), errbuf);
-                emit_error(msg);
-            }
             double ta = now_s();
-            if (fv)
-                ttc_fv_set_size(fv, sz, mode, o.pedantic, &ferr);
+            int fv_size_failed = fv && ttc_fv_set_size(fv, sz, mode, o.pedantic, &ferr) != 0;
             t_fontvm += now_s() - ta;
+            emit_decision(&o, sz->label, mode, "face", NULL, fv_open_error[0] ? fv_open_error : NULL);
+            if (!fv_open_error[0])
+                emit_decision(&o, sz->label, mode, "size", ft_size_failed ? errbuf : NULL,
+                              fv_size_failed ? ttc_fv_size_error(fv) : NULL);
             for (uint64_t k = 0; k < per_config; k++) {
                 uint32_t gid = first + (uint32_t)k;
                 ta = now_s();

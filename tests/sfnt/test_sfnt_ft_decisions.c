@@ -1,0 +1,232 @@
+/* FreeType 2.12.1's load decisions on damaged fonts, which fontvm follows
+ * (conformance/tt/README.md "The mutation sweep"): each hand-made font is
+ * opened, sized and loaded by the real FreeType and by fontvm, and both
+ * the expected decision and the agreement are asserted.  Regression cases
+ * for the rules the TrueType mutation sweep found. */
+#include <string.h>
+
+#include "test_support.h"
+#include "font_builder.h"
+#include "common/reader.h"
+#include "tt_compare.h"
+
+#define TAG(s) FV_TAG((s)[0], (s)[1], (s)[2], (s)[3])
+
+enum { OPENS = 1, REFUSED = 0 };
+
+typedef struct verdict {
+    int ft_face, fv_face;       /* 1 opened */
+    int ft_size, fv_size;       /* 1 the size was set up */
+    ttc_status glyph[2];        /* glyphs 0 and 1 at that size */
+    ttc_glyph ref, sub;         /* glyph 1 of each engine */
+} verdict;
+
+/* Asks both engines about `font` at `ppem` in v40. */
+static void decide(const uint8_t *font, size_t size, const char *ppem, verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    ttc_glyph_init(&v->ref);
+    ttc_glyph_init(&v->sub);
+    char errbuf[256];
+    ttc_ft *ft = NULL;
+    ttc_fv *fv = NULL;
+    fv_error err;
+    v->ft_face = ttc_ft_open_memory(font, size, 0, &ft, errbuf, sizeof errbuf) == 0;
+    v->fv_face = ttc_fv_open_memory(font, size, 0, &fv, &err) == 0 && !ttc_fv_face_error(fv);
+    if (v->ft_face && v->fv_face) {
+        ttc_size sz;
+        assert_int_equal(ttc_size_parse(ppem, &sz), 0);
+        v->ft_size = ttc_ft_set_size(ft, &sz, FV_TT_V40, 0, errbuf, sizeof errbuf) == 0;
+        v->fv_size = ttc_fv_set_size(fv, &sz, FV_TT_V40, 0, &err) == 0;
+        for (uint32_t gid = 0; gid < 2; gid++) {
+            ttc_ft_load(ft, gid, &v->ref);
+            ttc_fv_load(fv, gid, &v->sub);
+            ttc_diff d;
+            v->glyph[gid] = ttc_compare(&v->ref, &v->sub, &d);
+        }
+    }
+    ttc_ft_close(ft);
+    ttc_fv_close(fv);
+}
+
+static void verdict_free(verdict *v)
+{
+    ttc_glyph_free(&v->ref);
+    ttc_glyph_free(&v->sub);
+}
+
+/* Both engines take the face, the size and load both glyphs alike. */
+static void assert_both_load(const fb_font *fb)
+{
+    size_t size;
+    uint8_t *font = fb_serialize(fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, OPENS);
+    assert_int_equal(v.fv_face, OPENS);
+    assert_int_equal(v.ft_size, 1);
+    assert_int_equal(v.fv_size, 1);
+    assert_int_equal(v.glyph[0], TTC_IDENTICAL);
+    assert_int_equal(v.glyph[1], TTC_IDENTICAL);
+    verdict_free(&v);
+    free(font);
+}
+
+static void assert_both_refuse(const fb_font *fb)
+{
+    size_t size;
+    uint8_t *font = fb_serialize(fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, REFUSED);
+    assert_int_equal(v.fv_face, REFUSED);
+    verdict_free(&v);
+    free(font);
+}
+
+/* A DSIG record running past the end of the file: ignored by both. */
+static void test_table_past_the_end(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_zeros(fb_add(&fb, "DSIG"), 8);
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    font[12 + 16 * 6 + 12 + 2] = 0x10; /* DSIG's length: 4096 + 8 bytes */
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, OPENS);
+    assert_int_equal(v.fv_face, OPENS);
+    assert_int_equal(v.glyph[1], TTC_IDENTICAL);
+    verdict_free(&v);
+    free(font);
+}
+
+static void test_maxp_versions_and_absence(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "maxp"), 0, 0x0002); /* version 2.0 */
+    assert_both_load(&fb);
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "maxp"), 0, 0x0000); /* version 0.0 */
+    fb_put16(fb_find(&fb, "maxp"), 2, 0x5000);
+    assert_both_load(&fb);
+    /* No maxp: a face of no glyphs, which both open. */
+    fb_minimal(&fb);
+    fb_find(&fb, "maxp")->tag = TAG("xxxx");
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, OPENS);
+    assert_int_equal(v.fv_face, OPENS);
+    assert_int_equal(v.glyph[0], TTC_ERROR_BOTH);
+    verdict_free(&v);
+    free(font);
+}
+
+/* hmtx with one long metric of the two hhea announces: glyph 1's advance
+ * is 0 in both. */
+static void test_short_hmtx(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_find(&fb, "hmtx")->len = 4;
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.glyph[1], TTC_IDENTICAL);
+    assert_int_equal(v.ref.advance_x, 0);
+    verdict_free(&v);
+    free(font);
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "hhea"), 34, 0); /* numberOfHMetrics 0 */
+    assert_both_load(&fb);
+}
+
+static void test_required_tables_and_units(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_find(&fb, "hhea")->tag = TAG("xxxx");
+    assert_both_refuse(&fb);
+    fb_minimal(&fb);
+    fb_find(&fb, "hmtx")->len = 0;
+    assert_both_refuse(&fb);
+    fb_minimal(&fb);
+    fb_find(&fb, "loca")->tag = TAG("xxxx");
+    assert_both_refuse(&fb);
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "head"), 18, 15); /* unitsPerEm below 16 */
+    assert_both_refuse(&fb);
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "head"), 18, 16384);
+    assert_both_load(&fb);
+}
+
+/* x deltas summing to 40000: kept whole by both (FreeType does not wrap). */
+static void test_coordinates_beyond_16_bits(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "glyf"), 22, 20000);
+    fb_put16(fb_find(&fb, "glyf"), 24, 20000);
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.glyph[1], TTC_IDENTICAL);
+    assert_true(v.ref.x[3] > 40000 * 12 * 64 / 1000 - 64); /* 26.6 at 12 ppem, upem 1000 */
+    verdict_free(&v);
+    free(font);
+}
+
+/* An sbix table with one 12 ppem strike: FreeType ignores glyf, takes only
+ * the strike's size and loads no outline there. */
+static void test_sbix_strikes_only(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_table *sbix = fb_add(&fb, "sbix");
+    fb_u16(sbix, 1); fb_u16(sbix, 1); fb_u32(sbix, 1); fb_u32(sbix, 12); /* one strike at 12 */
+    fb_u16(sbix, 12); fb_u16(sbix, 72);                                /* ppem, ppi */
+    for (int i = 0; i < 3; i++)
+        fb_u32(sbix, 16);                                              /* empty glyphs */
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, OPENS);
+    assert_int_equal(v.fv_face, OPENS);
+    assert_int_equal(v.ft_size, 1);
+    assert_int_equal(v.fv_size, 1);
+    assert_int_equal(v.glyph[1], TTC_ERROR_BOTH);
+    verdict_free(&v);
+    decide(font, size, "20", &v);
+    assert_int_equal(v.ft_size, 0);
+    assert_int_equal(v.fv_size, 0);
+    assert_int_equal(v.glyph[1], TTC_ERROR_BOTH);
+    verdict_free(&v);
+    free(font);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_past_the_end),
+        cmocka_unit_test(test_maxp_versions_and_absence),
+        cmocka_unit_test(test_short_hmtx),
+        cmocka_unit_test(test_required_tables_and_units),
+        cmocka_unit_test(test_coordinates_beyond_16_bits),
+        cmocka_unit_test(test_sbix_strikes_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
