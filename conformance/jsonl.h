@@ -4,6 +4,7 @@
 #ifndef FVCONFORM_JSONL_H
 #define FVCONFORM_JSONL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +22,26 @@ static inline void fvc_emit_record(json_t *o, size_t flags)
         free(s);
     }
     json_decref(o);
+}
+
+/* The sweep probes' input (fvconform-gr-load, fvconform-tt-load): records
+ * of little-endian numbers and bytes on stdin.  1 read, 0 clean end of
+ * input before the first byte, -1 truncated. */
+static inline int fvc_read_exact(void *buf, size_t n)
+{
+    size_t got = fread(buf, 1, n, stdin);
+    if (got == n)
+        return 1;
+    return got == 0 ? 0 : -1;
+}
+
+static inline int fvc_read_u32le(uint32_t *out)
+{
+    uint8_t b[4];
+    int r = fvc_read_exact(b, sizeof b);
+    if (r == 1)
+        *out = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return r;
 }
 
 #endif

@@ -45,24 +45,6 @@ static int fail(int status, const char *msg)
     return status;
 }
 
-/* 1 read, 0 clean end of input before the first byte, -1 truncated. */
-static int read_exact(void *buf, size_t n)
-{
-    size_t got = fread(buf, 1, n, stdin);
-    if (got == n)
-        return 1;
-    return got == 0 ? 0 : -1;
-}
-
-static int read_u32le(uint32_t *out)
-{
-    uint8_t b[4];
-    int r = read_exact(b, sizeof b);
-    if (r == 1)
-        *out = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return r;
-}
-
 static json_t *verdict(int face, int segment, const char *error)
 {
     return json_pack("{s:b,s:o,s:o}", "face", face, "segment",
@@ -119,10 +101,10 @@ int main(int argc, char **argv)
     }
     for (long record = 1;; record++) {
         uint32_t font_len, text_len, flags;
-        int r = read_u32le(&font_len);
+        int r = fvc_read_u32le(&font_len);
         if (r == 0)
             return 0;
-        if (r < 0 || read_u32le(&text_len) != 1 || read_u32le(&flags) != 1)
+        if (r < 0 || fvc_read_u32le(&text_len) != 1 || fvc_read_u32le(&flags) != 1)
             return fail(2, "truncated record header");
         char msg[128];
         if (font_len > MAX_FONT_BYTES || text_len > MAX_TEXT_CODEPOINTS || flags & ~FLAG_RTL) {
@@ -139,8 +121,8 @@ int main(int argc, char **argv)
         }
         int ok = 1;
         for (uint32_t i = 0; ok && i < text_len; i++)
-            ok = read_u32le(&text[i]) == 1;
-        if (!ok || (font_len && read_exact(font, font_len) != 1)) {
+            ok = fvc_read_u32le(&text[i]) == 1;
+        if (!ok || (font_len && fvc_read_exact(font, font_len) != 1)) {
             free(text);
             free(font);
             snprintf(msg, sizeof msg, "record %ld: truncated", record);

@@ -29,12 +29,9 @@ Exit status: 0 every verdict agrees; 1 some disagree (or an engine crashed);
 import argparse
 import json
 import os
-import queue
 import re
 import struct
-import subprocess
 import sys
-import threading
 import time
 from collections import defaultdict
 
@@ -42,24 +39,13 @@ sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "conformance", "report"))
 import config as cfgmod  # noqa: E402
+from sweep import BadInput, Probe, ask_all, spread, u16, u32  # noqa: E402
 
 PROBE = "fvconform-gr-load"
 RECORD_RTL = 1
 
 
-class BadInput(Exception):
-    """A bad command line, configuration or font (exit status 2)."""
-
-
 # --- sfnt tables ------------------------------------------------------------
-
-def u16(t, o):
-    return struct.unpack_from(">H", t, o)[0]
-
-
-def u32(t, o):
-    return struct.unpack_from(">I", t, o)[0]
-
 
 def table_directory(font):
     """{tag: (directory index, offset, length)}"""
@@ -485,49 +471,7 @@ def mutations(base, every_pass):
     return out
 
 
-def spread(items, limit):
-    """At most `limit` items, evenly spaced (deterministic), so that a small
-    sample still touches every table."""
-    if not limit or len(items) <= limit:
-        return items
-    return [items[i * len(items) // limit] for i in range(limit)]
-
-
 # --- the probe ---------------------------------------------------------------
-
-class Probe:
-    """One fvconform-gr-load process, restarted after a crash."""
-
-    def __init__(self, exe):
-        self.exe = exe
-        self.proc = None
-        self.start()
-
-    def start(self):
-        self.proc = subprocess.Popen([self.exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
-
-    def ask(self, font, text, rtl):
-        record = struct.pack(f"<III{len(text)}I", len(font), len(text), RECORD_RTL if rtl else 0, *text)
-        try:
-            self.proc.stdin.write(record + bytes(font))
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        except BrokenPipeError:
-            line = b""
-        if line:
-            answer = json.loads(line)
-            if answer.get("type") != "gr_load":
-                raise RuntimeError(f"{PROBE}: {answer.get('message', line)}")
-            return answer
-        status = self.proc.wait()
-        self.start()
-        return {"type": "crash", "status": status}
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
-
 
 def agree(answer):
     if answer["type"] != "gr_load":
@@ -542,34 +486,12 @@ def verdict_text(v):
     return "shapes" if v["segment"] else "accepted, segment fails"
 
 
-def ask_all(probes, jobs):
-    """Answers to [(font bytes or a function making them, text, rtl)], in
-    order, spread over the probes."""
-    answers = [None] * len(jobs)
-    work = queue.Queue()
-    for i in range(len(jobs)):
-        work.put(i)
-    failure = []
-
-    def run(probe):
-        while not failure:
-            try:
-                i = work.get_nowait()
-            except queue.Empty:
-                return
-            make, text, rtl = jobs[i]
-            try:
-                answers[i] = probe.ask(make() if callable(make) else make, text, rtl)
-            except Exception as e:   # the probe refused our record: stop everything
-                failure.append(e)
-    threads = [threading.Thread(target=run, args=(p,)) for p in probes]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if failure:
-        raise failure[0]
-    return answers
+def record(job):
+    """fvconform-gr-load's record of a job (font bytes or a function making
+    them, text, right to left)."""
+    make, text, rtl = job
+    font = make() if callable(make) else make
+    return struct.pack(f"<III{len(text)}I", len(font), len(text), RECORD_RTL if rtl else 0, *text) + bytes(font)
 
 
 # --- fonts and texts ----------------------------------------------------------
@@ -660,7 +582,7 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
             return m
         return make
 
-    (unmodified,) = ask_all(probes[:1], [(base, codepoints, rtl)])
+    (unmodified,) = ask_all(probes[:1], [(base, codepoints, rtl)], record)
     record = {"font": path, "variant": variant, "table": "", "field": "(unmodified)",
               "offset": None, "size": 0, "original": None, "value": None}
     if not agree(unmodified):
@@ -674,7 +596,8 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
     # flags need Glat v3 octaboxes).
     refused = "" if unmodified["graphite2"]["face"] else "; both engines refuse the unmodified font"
     t0 = time.monotonic()
-    answers = ask_all(probes, [(rewritten(off, size, v), codepoints, rtl) for _, off, size, _, _, v in todo])
+    answers = ask_all(probes, [(rewritten(off, size, v), codepoints, rtl) for _, off, size, _, _, v in todo],
+                      record)
     before = stats.disagreements
     directory = table_directory(base)
     for (table, off, size, field, original, value), answer in zip(todo, answers):
@@ -769,7 +692,7 @@ def main(argv):
             out_file.write(json.dumps(row) + "\n")
 
     stats = Stats()
-    probes = [Probe(exe) for _ in range(a.workers)]
+    probes = [Probe([exe], "gr_load") for _ in range(a.workers)]
     t0 = time.monotonic()
     try:
         for variant in ["plain", "collisions"] if a.collisions else ["plain"]:

@@ -71,24 +71,6 @@ static int usage(const char *msg)
     return 2;
 }
 
-/* 1 read, 0 clean end of input before the first byte, -1 truncated. */
-static int read_exact(void *buf, size_t n)
-{
-    size_t got = fread(buf, 1, n, stdin);
-    if (got == n)
-        return 1;
-    return got == 0 ? 0 : -1;
-}
-
-static int read_u32le(uint32_t *out)
-{
-    uint8_t b[4];
-    int r = read_exact(b, sizeof b);
-    if (r == 1)
-        *out = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return r;
-}
-
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -243,7 +225,7 @@ int main(int argc, char **argv)
         return rc;
     for (long record = 1;; record++) {
         uint32_t font_len;
-        int r = read_u32le(&font_len);
+        int r = fvc_read_u32le(&font_len);
         if (r == 0)
             return 0;
         char msg[128];
@@ -257,7 +239,7 @@ int main(int argc, char **argv)
         uint8_t *font = malloc(font_len ? font_len : 1);
         if (!font)
             return fail(1, "out of memory");
-        if (font_len && read_exact(font, font_len) != 1) {
+        if (font_len && fvc_read_exact(font, font_len) != 1) {
             free(font);
             snprintf(msg, sizeof msg, "record %ld: truncated", record);
             return fail(2, msg);

@@ -24,12 +24,9 @@ Exit status: 0 every verdict agrees; 1 some disagree (or an engine crashed);
 import argparse
 import json
 import os
-import queue
 import re
 import struct
-import subprocess
 import sys
-import threading
 import time
 from collections import defaultdict
 
@@ -37,6 +34,7 @@ sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "conformance", "report"))
 import config as cfgmod  # noqa: E402
+from sweep import BadInput, Probe, ask_all, spread, u16, u32  # noqa: E402
 
 PROBE = "fvconform-tt-load"
 # What the probe compares: two sizes, both interpreter versions, this many
@@ -46,19 +44,7 @@ MODES = "v35,v40"
 GLYPH_SAMPLE = 12
 
 
-class BadInput(Exception):
-    """A bad command line, configuration or font (exit status 2)."""
-
-
 # --- sfnt reading and writing ---------------------------------------------------
-
-def u16(t, o):
-    return struct.unpack_from(">H", t, o)[0]
-
-
-def u32(t, o):
-    return struct.unpack_from(">I", t, o)[0]
-
 
 def put16(t, o, v):
     struct.pack_into(">H", t, o, v & 0xFFFF)
@@ -374,78 +360,14 @@ def bitmap_only(tables):
     return out
 
 
+def font_record(m):
+    """fvconform-tt-load's record of a mutation: length, then the font."""
+    font = m.make()
+    return struct.pack("<I", len(font)) + bytes(font)
+
+
 def mutations(tables):
     return table_damage(tables) + directory_damage(tables) + field_damage(tables) + bitmap_only(tables)
-
-
-def spread(items, limit):
-    """At most `limit` items, evenly spaced (deterministic)."""
-    if not limit or len(items) <= limit:
-        return items
-    return [items[i * len(items) // limit] for i in range(limit)]
-
-
-# --- the probe ------------------------------------------------------------------------
-
-class Probe:
-    """One fvconform-tt-load process, restarted after a crash."""
-
-    def __init__(self, exe):
-        self.exe = exe
-        self.start()
-
-    def start(self):
-        self.proc = subprocess.Popen([self.exe, "--sizes", SIZES, "--modes", MODES,
-                                      "--glyphs", str(GLYPH_SAMPLE)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
-
-    def ask(self, font):
-        try:
-            self.proc.stdin.write(struct.pack("<I", len(font)) + bytes(font))
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        except BrokenPipeError:
-            line = b""
-        if line:
-            answer = json.loads(line)
-            if answer.get("type") != "tt_load":
-                raise RuntimeError(f"{PROBE}: {answer.get('message', line)}")
-            return answer
-        status = self.proc.wait()
-        self.start()
-        return {"type": "crash", "status": status, "agree": False}
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
-def ask_all(probes, makers):
-    answers = [None] * len(makers)
-    work = queue.Queue()
-    for i in range(len(makers)):
-        work.put(i)
-    failure = []
-
-    def run(probe):
-        while not failure:
-            try:
-                i = work.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                answers[i] = probe.ask(makers[i]())
-            except Exception as e:   # the probe refused our record: stop everything
-                failure.append(e)
-    threads = [threading.Thread(target=run, args=(p,)) for p in probes]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if failure:
-        raise failure[0]
-    return answers
 
 
 # --- reporting -------------------------------------------------------------------------
@@ -562,7 +484,8 @@ def main(argv):
         return 2
 
     stats = Stats()
-    probes = [Probe(exe) for _ in range(a.workers)]
+    argv = [exe, "--sizes", SIZES, "--modes", MODES, "--glyphs", str(GLYPH_SAMPLE)]
+    probes = [Probe(argv, "tt_load") for _ in range(a.workers)]
     t0 = time.monotonic()
     try:
         for path in fonts:
@@ -578,7 +501,7 @@ def main(argv):
             # The undamaged subset must agree, or every verdict below is noise.
             ms.insert(0, Mutation("none", "subset only", lambda: build(tables)[0]))
             before, t1 = stats.disagreements, time.monotonic()
-            answers = ask_all(probes, [m.make for m in ms])
+            answers = ask_all(probes, ms, font_record)
             stats.fonts += 1
             for m, answer in zip(ms, answers):
                 stats.count(path, m, answer)
