@@ -486,7 +486,7 @@ def verdict_text(v):
     return "shapes" if v["segment"] else "accepted, segment fails"
 
 
-def record(job):
+def probe_record(job):
     """fvconform-gr-load's record of a job (font bytes or a function making
     them, text, right to left)."""
     make, text, rtl = job
@@ -582,7 +582,7 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
             return m
         return make
 
-    (unmodified,) = ask_all(probes[:1], [(base, codepoints, rtl)], record)
+    (unmodified,) = ask_all(probes[:1], [(base, codepoints, rtl)], probe_record)
     record = {"font": path, "variant": variant, "table": "", "field": "(unmodified)",
               "offset": None, "size": 0, "original": None, "value": None}
     if not agree(unmodified):
@@ -597,7 +597,7 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
     refused = "" if unmodified["graphite2"]["face"] else "; both engines refuse the unmodified font"
     t0 = time.monotonic()
     answers = ask_all(probes, [(rewritten(off, size, v), codepoints, rtl) for _, off, size, _, _, v in todo],
-                      record)
+                      probe_record)
     before = stats.disagreements
     directory = table_directory(base)
     for (table, off, size, field, original, value), answer in zip(todo, answers):
