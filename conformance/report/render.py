@@ -332,10 +332,11 @@ def html(rep, m):
         for stage, label in (("face", "opens the face"), ("size", "sets the size up")):
             c = loads.get(stage) or {}
             n = sum(c.values())
-            off = n - c.get("identical", 0)
+            alike = c.get("identical", 0) + c.get("error_both", 0)   # both refuse: agreed
             if n:
-                parts.append(f"{label}: {_n(c.get('identical', 0))} of {_n(n)} configurations alike"
-                             + (f" — <b class=bad>{_n(off)}</b> not" if off else ""))
+                parts.append(f"{label}: {_n(alike)} of {_n(n)} configurations alike"
+                             + (f" ({_n(c['error_both'])} refused by both)" if c.get("error_both") else "")
+                             + (f" — <b class=bad>{_n(n - alike)}</b> not" if n - alike else ""))
         o.append("<p class=meta>TrueType load decisions (FreeType vs fontvm) · " + " · ".join(parts) + "</p>")
     # Where it is not: the largest groups, one line each.
     where = []
