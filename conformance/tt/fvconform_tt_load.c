@@ -143,7 +143,7 @@ static void compare_sizes(const options *o, ttc_ft *ft, ttc_fv *fv, verdict *v, 
             const ttc_size *sz = &o->sizes[si];
             char ft_err[160], fv_err_text[160];
             fv_error ferr;
-            int ft_failed = ttc_ft_set_size(ft, sz, o->modes[mi], 0, ft_err, sizeof ft_err);
+            int ft_failed = ttc_ft_set_size(ft, sz, o->modes[mi], 0, ft_err, sizeof ft_err) != 0;
             int fv_failed = ttc_fv_set_size(fv, sz, o->modes[mi], 0, &ferr) != 0;
             if (fv_failed)
                 snprintf(fv_err_text, sizeof fv_err_text, "%s", ttc_fv_size_error(fv));

@@ -357,6 +357,20 @@ def bitmap_only(tables):
         name = tag.decode()
         out.append(Mutation("bitmap_only", f"{name}, no glyf/loca", lambda t=tag, d=data: build(no_outlines + [(t, d)])[0]))
         out.append(Mutation("bitmap_only", f"{name} beside glyf", lambda t=tag, d=data: build(tables + [(t, d)])[0]))
+    # One 12 ppem strike (the probe's first size; its second, 20, has none).
+    n = u16(find(tables, b"maxp")[1], 4)
+    sbix1 = struct.pack(">HHII", 1, 1, 1, 12) + struct.pack(">HH", 12, 72) + \
+        struct.pack(f">{n + 1}I", *([4 + 4 * (n + 1)] * (n + 1)))
+
+    def strike(version):
+        return (struct.pack(">II", version, 1) + struct.pack(">IIII", 56, 0, 0, 0) + bytes(24)
+                + struct.pack(">HHBBBb", 0, 1, 12, 12, 32, 1))
+    for extra, name in (([(b"sbix", sbix1)], "sbix strike"),
+                        ([(b"CBLC", strike(0x30000)), (b"CBDT", struct.pack(">I", 0x30000))], "CBLC+CBDT strike"),
+                        ([(b"EBLC", strike(0x20000)), (b"EBDT", struct.pack(">I", 0x20000))], "EBLC+EBDT strike"),
+                        ([(b"EBLC", strike(0x20000))], "EBLC strike, no EBDT")):
+        out.append(Mutation("bitmap_only", f"{name}, no glyf/loca", lambda e=extra: build(no_outlines + e)[0]))
+        out.append(Mutation("bitmap_only", f"{name} beside glyf", lambda e=extra: build(tables + e)[0]))
     return out
 
 

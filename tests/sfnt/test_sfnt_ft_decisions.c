@@ -208,6 +208,64 @@ static void test_sbix_strikes_only(void **state)
     free(font);
 }
 
+/* An EBLC or CBLC table with one 12 ppem strike, and its data table. */
+static void add_strike(fb_font *fb, const char *loc, const char *data, uint32_t version)
+{
+    fb_table *t = fb_add(fb, loc);
+    fb_u32(t, version); fb_u32(t, 1);         /* version, one strike */
+    fb_u32(t, 56); fb_zeros(t, 12);           /* index subtable array, sizes, colorRef */
+    fb_zeros(t, 24);                          /* hori and vert line metrics */
+    fb_u16(t, 0); fb_u16(t, 1);               /* glyph range */
+    fb_u8(t, 12); fb_u8(t, 12); fb_u8(t, 32); fb_u8(t, 1); /* ppemX, ppemY, bitDepth, flags */
+    fb_u32(fb_add(fb, data), version);
+}
+
+/* Asserts the decisions at 12 ppem (the strike's size) and at 20. */
+static void assert_strike_sizes(const fb_font *fb, int outlines)
+{
+    size_t size;
+    uint8_t *font = fb_serialize(fb, &size);
+    verdict v;
+    decide(font, size, "12", &v);
+    assert_int_equal(v.ft_face, OPENS);
+    assert_int_equal(v.fv_face, OPENS);
+    assert_true(v.ft_size && v.fv_size);
+    assert_int_equal(v.glyph[1], outlines ? TTC_IDENTICAL : TTC_ERROR_BOTH);
+    verdict_free(&v);
+    decide(font, size, "20", &v);
+    assert_int_equal(v.ft_size, outlines);
+    assert_int_equal(v.fv_size, outlines);
+    assert_int_equal(v.glyph[1], outlines ? TTC_IDENTICAL : TTC_ERROR_BOTH);
+    verdict_free(&v);
+    free(font);
+}
+
+static void test_eblc_cblc_strikes(void **state)
+{
+    (void)state;
+    fb_font fb;
+    /* Colour strikes replace the outlines, glyf or not. */
+    fb_minimal(&fb);
+    add_strike(&fb, "CBLC", "CBDT", 0x00030000);
+    assert_strike_sizes(&fb, 0);
+    /* Black-and-white strikes beside glyf: the outlines are used. */
+    fb_minimal(&fb);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 1);
+    /* ... and without glyf and loca, the strikes alone. */
+    fb_minimal(&fb);
+    fb_find(&fb, "glyf")->tag = FV_TAG('x', 'x', 'x', '1');
+    fb_find(&fb, "loca")->tag = FV_TAG('x', 'x', 'x', '2');
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 0);
+    /* Without a data table there is no strike: no outline either. */
+    fb_minimal(&fb);
+    fb_find(&fb, "glyf")->tag = FV_TAG('x', 'x', 'x', '1');
+    fb_find(&fb, "loca")->tag = FV_TAG('x', 'x', 'x', '2');
+    add_strike(&fb, "EBLC", "xxx3", 0x00020000);
+    assert_both(&fb, REFUSED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_required_tables_and_units),
         cmocka_unit_test(test_coordinates_beyond_16_bits),
         cmocka_unit_test(test_sbix_strikes_only),
+        cmocka_unit_test(test_eblc_cblc_strikes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

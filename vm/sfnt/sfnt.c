@@ -456,27 +456,95 @@ static void read_name(sfnt_font *f)
 }
 
 #define SFNT_TAG_sbix FV_TAG('s', 'b', 'i', 'x')
+#define SFNT_TAG_CBLC FV_TAG('C', 'B', 'L', 'C')
+#define SFNT_TAG_EBLC FV_TAG('E', 'B', 'L', 'C')
+#define SFNT_TAG_bloc FV_TAG('b', 'l', 'o', 'c')
+#define SFNT_STRIKE_RECORD 48
 
-uint32_t sfnt_sbix_strikes(const sfnt_font *f)
+/* The strike table FreeType uses: CBLC, else EBLC, else bloc, else sbix.
+ * *kind: 'C' (CBLC), 'E' (EBLC or bloc), 'S' (sbix). */
+static int strike_table(const sfnt_font *f, fv_span *t, char *kind)
 {
-    fv_span t;
-    uint32_t n;
-    if (!sfnt_find_table(f, SFNT_TAG_sbix, &t) || fv_rd_u32(t, 4, &n) != FV_OK)
+    if (sfnt_find_table(f, SFNT_TAG_CBLC, t))
+        *kind = 'C';
+    else if (sfnt_find_table(f, SFNT_TAG_EBLC, t) || sfnt_find_table(f, SFNT_TAG_bloc, t))
+        *kind = 'E';
+    else if (sfnt_find_table(f, SFNT_TAG_sbix, t))
+        *kind = 'S';
+    else
         return 0;
-    return fv_span_has(t, 8, (uint64_t)n * 4) ? n : 0;
+    return 1;
 }
 
-int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem)
+/* Strike i's ppem (x and y); 0 when it has none or cannot be read. */
+static void strike_ppem(fv_span t, char kind, uint32_t i, uint32_t *x, uint32_t *y)
 {
-    fv_span t;
-    uint32_t n = sfnt_sbix_strikes(f);
-    if (n == 0 || x_ppem != y_ppem || !sfnt_find_table(f, SFNT_TAG_sbix, &t))
-        return 0;
-    for (uint32_t i = 0; i < n; i++) {
+    *x = *y = 0;
+    if (kind == 'S') {
         uint32_t offset;
         uint16_t ppem;
-        if (fv_rd_u32(t, 8 + (uint64_t)i * 4, &offset) == FV_OK &&
-            fv_rd_u16(t, offset, &ppem) == FV_OK && ppem == y_ppem)
+        if (fv_rd_u32(t, 8 + (uint64_t)i * 4, &offset) == FV_OK && fv_rd_u16(t, offset, &ppem) == FV_OK)
+            *x = *y = ppem;
+        return;
+    }
+    uint8_t px = 0, py = 0;
+    uint64_t rec = 8 + (uint64_t)i * SFNT_STRIKE_RECORD;
+    if (fv_rd_u8(t, rec + 44, &px) == FV_OK && fv_rd_u8(t, rec + 45, &py) == FV_OK) {
+        *x = px;
+        *y = py;
+    }
+}
+
+/* Number of strike records FreeType takes from the table. */
+static uint32_t strike_records(const sfnt_font *f, fv_span t, char kind)
+{
+    uint32_t version, n;
+    if (fv_rd_u32(t, 0, &version) != FV_OK || fv_rd_u32(t, 4, &n) != FV_OK)
+        return 0;
+    if (kind == 'S')
+        return fv_span_has(t, 8, (uint64_t)n * 4) ? n : 0;
+    /* EBLC/CBLC 2.0 or 3.0, fewer than 65536 strikes (as many as the table
+     * holds), and a bitmap data table beside it. */
+    uint32_t major = version & 0xFFFF0000u;
+    fv_span data;
+    if ((major != 0x00020000u && major != 0x00030000u) || n >= 0x10000u ||
+        !(sfnt_find_table(f, FV_TAG('C', 'B', 'D', 'T'), &data) ||
+          sfnt_find_table(f, FV_TAG('E', 'B', 'D', 'T'), &data) ||
+          sfnt_find_table(f, FV_TAG('b', 'd', 'a', 't'), &data)))
+        return 0;
+    if (8 + (uint64_t)n * SFNT_STRIKE_RECORD > t.len)
+        n = (uint32_t)((t.len - 8) / SFNT_STRIKE_RECORD);
+    return n;
+}
+
+void sfnt_find_strikes(const sfnt_font *f, sfnt_strikes *out)
+{
+    memset(out, 0, sizeof *out);
+    fv_span t;
+    char kind;
+    if (!strike_table(f, &t, &kind))
+        return;
+    uint32_t n = strike_records(f, t, kind);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        strike_ppem(t, kind, i, &x, &y);
+        out->count += x != 0 && y != 0;
+    }
+    out->sbix = kind == 'S';
+    out->replace_outlines = out->count > 0 && kind != 'E';
+}
+
+int sfnt_strike_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem)
+{
+    fv_span t;
+    char kind;
+    if (!strike_table(f, &t, &kind))
+        return 0;
+    uint32_t n = strike_records(f, t, kind);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        strike_ppem(t, kind, i, &x, &y);
+        if (x != 0 && y != 0 && x == x_ppem && y == y_ppem)
             return 1;
     }
     return 0;

@@ -128,12 +128,20 @@ fv_status sfnt_count_faces(fv_span file, uint32_t *count, fv_error *err);
 
 /* Table lookup by tag; returns an empty span and 0 when absent. */
 int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out);
-/* Apple sbix colour bitmaps: the number of strikes (0 when the table is
- * absent or its strike list does not fit), and whether a strike has this
- * ppem.  COMPAT(freetype): FreeType 2.12.1 ignores glyf in a font with sbix
- * strikes and serves the strikes' sizes only (measured). */
-uint32_t sfnt_sbix_strikes(const sfnt_font *f);
-int sfnt_sbix_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
+/* Bitmap strikes as FreeType 2.12.1 finds them (measured on hand-made
+ * fonts): the first of CBLC, EBLC, bloc (version 2.x or 3.x, with a CBDT,
+ * EBDT or bdat table beside it, as many 48-byte strike records as fit) and
+ * sbix; a strike counts when its x and y ppem are not 0.  COMPAT(freetype):
+ * colour strikes (CBLC, sbix) replace the outlines: glyf is then ignored
+ * and only the strikes' sizes can be set. */
+typedef struct sfnt_strikes {
+    uint32_t count;          /* usable strikes */
+    int sbix;                /* they come from sbix */
+    int replace_outlines;    /* CBLC or sbix strikes: glyf is ignored */
+} sfnt_strikes;
+void sfnt_find_strikes(const sfnt_font *f, sfnt_strikes *out);
+/* 1 when a usable strike has exactly this x and y ppem. */
+int sfnt_strike_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
 /* A fixed-size table header of `need` bytes: the table, grown past its
  * length up to `need` bytes when the file has them.  COMPAT(freetype):
  * FreeType reads such headers (maxp, hhea, vhea, OS/2, post) from the file

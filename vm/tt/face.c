@@ -52,7 +52,7 @@ static void load_hdmx(fv_tt_face *f)
 /* What FreeType 2.12.1 needs of a font before it opens a TrueType face
  * (measured on damaged corpus fonts, conformance/tt/tt_sweep.py); the sfnt
  * reader itself is more lenient, for the Graphite side. */
-static fv_status check_truetype(const sfnt_font *sf, fv_error *err)
+static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, fv_error *err)
 {
     if (!sfnt_is_truetype_flavour(sf))
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, FV_NO_VALUE, "an 'OTTO' or 'typ1' font is not TrueType");
@@ -62,10 +62,15 @@ static fv_status check_truetype(const sfnt_font *sf, fv_error *err)
         return sfnt_missing_table(sf, SFNT_TAG_hhea, err);
     if (sf->hmtx.len == 0)
         return sfnt_missing_table(sf, SFNT_TAG_hmtx, err);
-    /* Without loca there is no outline: only sbix strikes can serve, and
-     * not when glyf is there (FreeType: Locations_Missing). */
-    if (!sf->loca && (sf->glyf.len > 0 || sfnt_sbix_strikes(sf) == 0))
+    /* COMPAT(freetype): a face is scalable when it has glyf and no colour
+     * strikes, or neither glyf nor any strike; a scalable face needs loca,
+     * and so does an sbix face with glyf (FreeType: Locations_Missing). */
+    sfnt_strikes strikes;
+    sfnt_find_strikes(sf, &strikes);
+    int scalable = sf->glyf.len > 0 ? !strikes.replace_outlines : strikes.count == 0;
+    if (!sf->loca && (scalable || (strikes.sbix && strikes.count > 0 && sf->glyf.len > 0)))
         return sfnt_missing_table(sf, SFNT_TAG_loca, err);
+    *is_scalable = scalable;
     return FV_OK;
 }
 
@@ -87,12 +92,11 @@ fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
     f->font = font;
     f->sf = fv_font_sfnt(font);
     f->mem = mem;
-    fv_status st = check_truetype(f->sf, err);
+    fv_status st = check_truetype(f->sf, &f->scalable, err);
     if (st != FV_OK) {
         fv_mem_free(mem, f);
         return st;
     }
-    f->scalable = sfnt_sbix_strikes(f->sf) == 0;
     f->hinted = f->sf->fpgm.len > 0 || f->sf->prep.len > 0;
     fv_span os2, post;
     /* OS/2 version 0 is 78 bytes, the post header 32; FreeType reads them

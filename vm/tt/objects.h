@@ -12,7 +12,7 @@ struct fv_tt_face {
     const sfnt_font *sf;
     fv_mem *mem;
     int hinted;
-    int scalable;           /* 0: sbix strikes only (see sfnt_sbix_strikes) */
+    int scalable;           /* 0: bitmap strikes only (see sfnt_find_strikes) */
     int has_os2;
     int16_t typo_ascender, typo_descender;
     int fixed_pitch;          /* post.isFixedPitch */

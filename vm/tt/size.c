@@ -171,18 +171,16 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     if (h < 64)
         h = 64;
     if (!face->scalable) {
-        /* COMPAT(freetype): a face of sbix strikes takes only the strikes'
-         * sizes (FT_Match_Size: ppem rounded to whole pixels), and then
-         * loads no outline (FT_LOAD_NO_BITMAP fails every glyph). */
+        /* COMPAT(freetype): a face of bitmap strikes takes only the
+         * strikes' sizes (FT_Match_Size: ppem rounded to whole pixels), and
+         * then loads no outline (FT_LOAD_NO_BITMAP fails every glyph). */
         uint32_t x_px = (uint32_t)((w + 32) >> 6), y_px = (uint32_t)((h + 32) >> 6);
-        if (!sfnt_sbix_has_ppem(sf, x_px, y_px)) {
+        if (!sfnt_strike_has_ppem(sf, x_px, y_px)) {
             fv_tt_size_free(s);
-            return sfnt_fail(err, FV_E_NOT_SCALABLE, FV_TAG('s', 'b', 'i', 'x'), FV_NO_VALUE,
-                             "no strike of this size");
+            return sfnt_fail(err, FV_E_NOT_SCALABLE, 0, FV_NO_VALUE, "no strike of this size");
         }
         s->ready = FV_E_NOT_SCALABLE;
-        sfnt_fail(&s->ready_err, FV_E_NOT_SCALABLE, FV_TAG('s', 'b', 'i', 'x'), FV_NO_VALUE,
-                  "bitmap strikes only");
+        sfnt_fail(&s->ready_err, FV_E_NOT_SCALABLE, 0, FV_NO_VALUE, "bitmap strikes only");
         *out = s;
         return FV_OK;
     }
