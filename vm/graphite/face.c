@@ -250,8 +250,12 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         st = grv_run_passes(&seg, silf->i_pos, silf->num_passes, 0, err);
     if (st != FV_OK)
         goto done;
-    /* finalise: position everything, restore the logical direction. */
-    grv_position_slots(&seg, seg.first, seg.last, silf->direction & 1, &seg.advx, &seg.advy);
+    /* finalise: position everything, restore the logical direction.
+     * COMPAT(graphite2): positioning takes the font as right to left when
+     * its direction is not 0, while the bidi step and the passes test bit 0
+     * (KD-20: Conakry's direction 2 reverses the stream here, and marks
+     * after the first base fall outside the walk). */
+    grv_position_slots(&seg, seg.first, seg.last, silf->direction != 0, &seg.advx, &seg.advy);
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
     grv_link_clusters(&seg);
