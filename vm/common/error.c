@@ -10,6 +10,7 @@ static const char *const kind_names[] = {
 #include "fontvm/errors/common.def"
 #include "fontvm/errors/tt.def"
 #include "fontvm/errors/graphite.def"
+#include "fontvm/errors/woff.def"
 #undef X
 };
 
@@ -18,6 +19,7 @@ static const char *const kind_descriptions[] = {
 #include "fontvm/errors/common.def"
 #include "fontvm/errors/tt.def"
 #include "fontvm/errors/graphite.def"
+#include "fontvm/errors/woff.def"
 #undef X
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sfnt/font.h"
+#include "sfnt/woff.h"
 
 const char *fv_version(void)
 {
@@ -32,6 +33,26 @@ static void font_free(fv_font *f)
     fv_mem_free(&mem, f);
 }
 
+/* A WOFF or WOFF2 file is unwrapped into sfnt bytes the font owns (counted
+ * against its cap, replacing any file bytes it read); *file then spans them.
+ * Anything else is left for the sfnt reader to judge. */
+static fv_status font_unwrap_web_font(fv_font *f, fv_span *file, fv_error *err)
+{
+    if (!sfnt_is_woff(*file))
+        return FV_OK;
+    uint8_t *sfnt = NULL;
+    size_t len = 0;
+    fv_status st = sfnt_woff_decode(*file, &f->mem, &sfnt, &len, err);
+    if (st != FV_OK)
+        return st;
+    fv_mem_free(&f->mem, f->owned_data);
+    f->owned_data = sfnt;
+    f->owned_size = len;
+    file->data = sfnt;
+    file->len = len;
+    return FV_OK;
+}
+
 FV_API fv_status fv_font_open_memory(const uint8_t *data, size_t size, uint32_t face_index,
                                      const fv_allocator *alloc, fv_font **out, fv_error *err)
 {
@@ -43,7 +64,9 @@ FV_API fv_status fv_font_open_memory(const uint8_t *data, size_t size, uint32_t 
     if (st != FV_OK)
         return st;
     fv_span file = {data, size};
-    st = sfnt_open(file, face_index, &f->mem, &f->sfnt, err);
+    st = font_unwrap_web_font(f, &file, err);
+    if (st == FV_OK)
+        st = sfnt_open(file, face_index, &f->mem, &f->sfnt, err);
     if (st != FV_OK) {
         font_free(f);
         return st;
@@ -94,7 +117,9 @@ FV_API fv_status fv_font_open_file(const char *path, uint32_t face_index, const 
         return sfnt_fail(err, FV_E_IO, 0, FV_NO_VALUE, "short read");
     }
     fv_span file = {f->owned_data, f->owned_size};
-    st = sfnt_open(file, face_index, &f->mem, &f->sfnt, err);
+    st = font_unwrap_web_font(f, &file, err);
+    if (st == FV_OK)
+        st = sfnt_open(file, face_index, &f->mem, &f->sfnt, err);
     if (st != FV_OK) {
         font_free(f);
         return st;
@@ -113,7 +138,15 @@ FV_API fv_status fv_font_count_faces(const uint8_t *data, size_t size, uint32_t 
 {
     fv_error_clear(err);
     fv_span file = {data, data ? size : 0};
+    if (sfnt_is_woff(file))
+        return sfnt_woff_count_faces(file, count, err);
     return sfnt_count_faces(file, count, err);
+}
+
+FV_API void fv_font_sfnt_data(const fv_font *font, const uint8_t **data, size_t *size)
+{
+    *data = font->sfnt->file.data;
+    *size = font->sfnt->file.len;
 }
 
 FV_API uint32_t fv_font_glyph_count(const fv_font *font)

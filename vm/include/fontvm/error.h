@@ -1,6 +1,6 @@
 /* fontvm — one error type for the whole library.
  *
- * The kinds are generated from the X-macro lists in errors/{common,tt,graphite}.def,
+ * The kinds are generated from the X-macro lists in errors/{common,tt,graphite,woff}.def,
  * so the enum, the stable names and the descriptions can
  * never drift apart.  An fv_error carries the kind plus the context a user
  * needs to find the fault: which program, glyph, pc, opcode, index, and for
@@ -22,6 +22,7 @@ typedef enum fv_status {
 #include "fontvm/errors/common.def"
 #include "fontvm/errors/tt.def"
 #include "fontvm/errors/graphite.def"
+#include "fontvm/errors/woff.def"
 #undef X
     FV_E_COUNT_
 } fv_status;

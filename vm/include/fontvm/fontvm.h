@@ -26,14 +26,24 @@ typedef struct fv_font fv_font;
  * fv_font_close.  `alloc` may be NULL (malloc, default cap). */
 FV_API fv_status fv_font_open_memory(const uint8_t *data, size_t size, uint32_t face_index,
                                      const fv_allocator *alloc, fv_font **out, fv_error *err);
+/* Both accept WOFF 1.0 and WOFF 2.0 files too (WOFF2 collections
+ * included): they are decoded into sfnt bytes the font owns, counted
+ * against the cap, before parsing; a bad container fails with a woff_*
+ * error (errors/woff.def). */
 /* Reads the file (into memory counted against the cap) and opens it. */
 FV_API fv_status fv_font_open_file(const char *path, uint32_t face_index,
                                    const fv_allocator *alloc, fv_font **out, fv_error *err);
 FV_API void fv_font_close(fv_font *font);
 
-/* Number of faces in a font file's bytes (1 for a plain sfnt). */
+/* Number of faces in a font file's bytes (1 for a plain sfnt or a WOFF;
+ * a WOFF2 collection's count is read from its directory). */
 FV_API fv_status fv_font_count_faces(const uint8_t *data, size_t size, uint32_t *count,
                                      fv_error *err);
+
+/* The sfnt bytes the font was parsed from: the caller's bytes or file, or
+ * what a WOFF/WOFF2 file decoded to (for handing the same font to another
+ * engine).  Valid until fv_font_close. */
+FV_API void fv_font_sfnt_data(const fv_font *font, const uint8_t **data, size_t *size);
 
 FV_API uint32_t fv_font_glyph_count(const fv_font *font);
 FV_API uint16_t fv_font_units_per_em(const fv_font *font);
