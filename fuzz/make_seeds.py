@@ -10,7 +10,8 @@ when the committed seeds differ from what would be generated.
 
 Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
   sfnt       small subset fonts (first glyphs of each corpus font, hinting
-             tables kept) and the Graphite test fonts, edge-case directories
+             tables kept), a few of them as WOFF/WOFF2 (and a WOFF2
+             collection), the Graphite test fonts, edge-case directories
   tt_font    the subset fonts of hinted TrueType fonts, at a few size/mode
              trailers
   tt_program per-glyph programs, fpgm and prep of the corpus fonts, with
@@ -439,9 +440,45 @@ def sanitize(s):
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in s)[:40]
 
 
+WEB_FONT_SEEDS = ("LiberationSans-Regular", "DejaVuSans", "NotoSansMyanmar-Regular", "Padauk-Regular")
+
+
+def web_font_seeds(subsets):
+    """[(label, bytes)]: a few subset fonts as WOFF, as WOFF2 with glyf/loca
+    transformed and with hmtx transformed too (fontTools' encoders, Debian's
+    python3-fonttools and python3-brotli), and two of them as a WOFF2
+    collection (tests/sfnt/woff_build.py)."""
+    import io
+    sys.path.insert(0, os.path.join(ROOT, "tests", "sfnt"))
+    import woff_build
+    from fontTools.ttLib import TTCollection, TTFont
+    from fontTools.ttLib import woff2 as ft_woff2
+    out = []
+    picked = [label for label in WEB_FONT_SEEDS if label in subsets]
+    for label in picked:
+        f = TTFont(io.BytesIO(subsets[label]), recalcBBoxes=False, recalcTimestamp=False)
+        f.flavor = "woff"
+        buf = io.BytesIO()
+        f.save(buf, reorderTables=False)
+        out.append(("web-%s-woff" % label, buf.getvalue()))
+        for name, transforms in (("woff2", {"glyf", "loca"}), ("woff2-hmtx", {"glyf", "loca", "hmtx"})):
+            buf = io.BytesIO()
+            ft_woff2.compress(io.BytesIO(subsets[label]), buf, transform_tables=transforms)
+            out.append(("web-%s-%s" % (label, name), buf.getvalue()))
+    if len(picked) >= 2:
+        ttc = TTCollection()
+        ttc.fonts = [TTFont(io.BytesIO(subsets[label]), recalcBBoxes=False, recalcTimestamp=False)
+                     for label in picked[:2]]
+        buf = io.BytesIO()
+        ttc.save(buf)
+        out.append(("web-collection-woff2", woff_build.collection_woff2(buf.getvalue()).build()))
+    return out
+
+
 def generate():
     S = Seeds()
     tt_fonts = corpus_fonts()
+    subsets = {}
 
     # sfnt and tt_font: subset fonts.
     for path in tt_fonts:
@@ -455,6 +492,7 @@ def generate():
         if sub is None:
             continue
         S.add("sfnt", label, sub + bytes(TRAILER["sfnt"]))
+        subsets[label] = sub
         _, t = read_tables(data)
         if "fpgm" in t or "prep" in t:
             # tt_font trailer (fuzz/tt_font.c): alloc(2) face glyph-seed mode ppem1 ppem2 flags
@@ -496,6 +534,10 @@ def generate():
     for n in range(8):
         tr = struct.pack(">HHHBBBBBBBBBB", 0xC000 | n, tt_count_insns(fpgm), 0, 1, 12, 16, 3, 8, 8, 4, 8, 64, 7)
         S.add("tt_program", "hand-allocfail-%d" % (n + 1), fpgm + prep + glyph + tr)
+
+    # The same subsets as WOFF and WOFF2 (vm/sfnt/woff.c, woff2.c).
+    for label, data in web_font_seeds(subsets):
+        S.add("sfnt", label, data + bytes(TRAILER["sfnt"]))
 
     # Hand-written sfnt edge cases.
     edge = {

@@ -1,4 +1,5 @@
-/* Fuzz target `sfnt`: table parsing alone.
+/* Fuzz target `sfnt`: table parsing alone (of sfnt fonts, collections, and
+ * WOFF/WOFF2 files, which fv_font_open_memory decodes first).
  *
  * Input: a font file (or collection) followed by a 4-byte trailer:
  *   [0..1] allocator configuration (fvfuzz_alloc_init)

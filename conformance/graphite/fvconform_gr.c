@@ -392,10 +392,17 @@ int main(int argc, char **argv)
     uint32_t *cps = malloc(MAX_LINE_CHARS * sizeof *cps);
     fv_error err;
     fv_error_clear(&err);
-    R.gr2 = grc_gr2_open(font, font_size, R.gr2_open_error, sizeof R.gr2_open_error);
-    R.hb = grc_hb_open(font, font_size, R.hb_open_error, sizeof R.hb_open_error);
-    if (fv_font_open_memory(font, font_size, 0, NULL, &R.font, &err) != FV_OK
-        || fv_gr_face_new(R.font, &R.face, &err) != FV_OK) {
+    fv_status fv_open = fv_font_open_memory(font, font_size, 0, NULL, &R.font, &err);
+    /* graphite2 and HarfBuzz read sfnt only: a WOFF/WOFF2 file reaches them
+     * as the sfnt bytes fontvm decoded it to (tests/sfnt checks that
+     * decoder against the original fonts and against FreeType's). */
+    const uint8_t *sfnt = font;
+    size_t sfnt_size = font_size;
+    if (fv_open == FV_OK)
+        fv_font_sfnt_data(R.font, &sfnt, &sfnt_size);
+    R.gr2 = grc_gr2_open(sfnt, sfnt_size, R.gr2_open_error, sizeof R.gr2_open_error);
+    R.hb = grc_hb_open(sfnt, sfnt_size, R.hb_open_error, sizeof R.hb_open_error);
+    if (fv_open != FV_OK || fv_gr_face_new(R.font, &R.face, &err) != FV_OK) {
         R.face = NULL;
         fv_error_format(&err, R.fv_open_error, sizeof R.fv_open_error);
     }
@@ -447,12 +454,13 @@ int main(int argc, char **argv)
         emit_opcodes(&R);
 done:
     fflush(stdout);
+    /* The references may hold the font's decoded bytes: close them first. */
+    grc_gr2_close(R.gr2);
+    grc_hb_close(R.hb);
     if (R.face)
         fv_gr_face_free(R.face);
     if (R.font)
         fv_font_close(R.font);
-    grc_gr2_close(R.gr2);
-    grc_hb_close(R.hb);
     free(cps);
     free(font);
     free(texts);

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""FreeType 2.12.1 opens WOFF and WOFF2 itself: fontvm's hinted outlines of
+"""The conformance runners on web fonts.
+
+FreeType 2.12.1 opens WOFF and WOFF2 itself: fontvm's hinted outlines of
 every web font of web_fonts.py's manifest, read from the .woff/.woff2,
 must equal FreeType's read from the same file, for every glyph of every
-face, at 9 and 12 ppem, in all four modes (fvconform-tt, the conformance
-runner).
+face, at 9 and 12 ppem, in all four modes (fvconform-tt).  graphite2 and
+HarfBuzz read sfnt only: fvconform-gr hands them what fontvm decoded, and
+Padauk's Myanmar text must shape identically in all three.
 
-    web_fonts_freetype.py FVCONFORM_TT MANIFEST"""
+    web_fonts_conformance.py FVCONFORM_TT FVCONFORM_GR MANIFEST TEXT"""
 
 import json
 import subprocess
@@ -16,8 +19,8 @@ MODES = ["v35", "v40", "v40-mono", "v40-lcd"]
 
 
 def main():
-    runner, manifest = sys.argv[1], sys.argv[2]
-    total = fonts = 0
+    runner, gr_runner, manifest, text = sys.argv[1:5]
+    total = fonts = gr_cases = 0
     bad = []
     for line in open(manifest):
         kind, path, _original, faces, _container = (line.split() + [""] * 5)[:5]
@@ -41,10 +44,21 @@ def main():
             if out.returncode != 0 or summaries != 2 * len(MODES):
                 bad.append("%s face %d: runner exit %d, %d summaries" % (path, face, out.returncode, summaries))
             fonts += 1
+        if "Padauk" in path:
+            out = subprocess.run([gr_runner, "--font", path, "--text-file", text], capture_output=True,
+                                 text=True, check=False)
+            refs = [r for r in map(json.loads, out.stdout.splitlines()) if r["type"] == "gr_summary"]
+            for rec in refs:
+                gr_cases += rec["cases"]
+                if rec["identical"] != rec["cases"] or rec["cases"] == 0:
+                    bad.append("%s vs %s: %d of %d identical" % (path, rec["ref"], rec["identical"], rec["cases"]))
+            if len(refs) != 2:
+                bad.append("%s: fvconform-gr exit %d, %d summaries" % (path, out.returncode, len(refs)))
     for b in bad:
         print(b)
-    print("web_fonts_freetype: %d faces, %d cases, %s" % (fonts, total, "all identical" if not bad else "%d problems" % len(bad)))
-    sys.exit(1 if bad or fonts < 16 else 0)
+    print("web_fonts_conformance: %d faces, %d TrueType cases, %d Graphite lines, %s" % (
+        fonts, total, gr_cases, "all identical" if not bad else "%d problems" % len(bad)))
+    sys.exit(1 if bad or fonts < 16 or gr_cases == 0 else 0)
 
 
 if __name__ == "__main__":
