@@ -103,9 +103,90 @@ class FontInfo:
     glyphs: list           # maxp numGlyphs per face
 
 
+_WOFF2_KNOWN_TAGS = (
+    "cmap head hhea hmtx maxp name OS/2 post cvt  fpgm glyf loca prep CFF  VORG EBDT EBLC gasp hdmx "
+    "kern LTSH PCLT VDMX vhea vmtx BASE GDEF GPOS GSUB EBSC JSTF MATH CBDT CBLC COLR CPAL SVG  sbix "
+    "acnt avar bdat bloc bsln cvar fdsc feat fmtx fvar gvar hsty just lcar mort morx opbd prop trak "
+    "Zapf Silf Glat Gloc Feat Sill")
+
+
+def _web_font_tables(d):
+    """(faces, data) of a WOFF or WOFF2 file: per face {tag: (offset,
+    length)} into `data`, the decompressed table bytes (WOFF2's transformed
+    glyf/loca/hmtx stay transformed: only their presence is used here).
+    WOFF2 needs python3-brotli; without it, or on a malformed file, no
+    faces (the font is then run as TrueType, and fontvm names the fault)."""
+    import zlib
+    try:
+        if d[:4] == b"wOFF":
+            n, tables, out = _u16(d, 12), {}, b""
+            for i in range(n):
+                tag, off, clen, olen = struct.unpack_from(">4sIII", d, 44 + 20 * i)
+                raw = d[off:off + clen]
+                tables[tag.decode("latin-1")] = (len(out), olen)
+                out += zlib.decompress(raw) if clen < olen else raw
+            return [tables], out
+        import brotli
+        n, pos, entries = _u16(d, 12), 48, []
+        for _ in range(n):
+            flags = d[pos]
+            pos += 1
+            if flags & 0x3F == 63:
+                tag, pos = d[pos:pos + 4].decode("latin-1"), pos + 4
+            else:
+                tag = _WOFF2_KNOWN_TAGS[5 * (flags & 0x3F):5 * (flags & 0x3F) + 4]
+            lengths = []
+            transformed = (flags >> 6 == 0) if tag in ("glyf", "loca") else (flags >> 6 != 0)
+            for _ in range(2 if transformed else 1):
+                v = 0
+                while True:
+                    c, pos = d[pos], pos + 1
+                    v = v << 7 | (c & 0x7F)
+                    if not c & 0x80:
+                        break
+                lengths.append(v)
+            entries.append((tag, lengths[-1]))
+        faces = [list(range(n))]
+        if d[4:8] == b"ttcf":
+            def u255(pos):
+                c = d[pos]
+                if c == 253:
+                    return _u16(d, pos + 1), pos + 3
+                if c in (254, 255):
+                    return d[pos + 1] + (253 if c == 255 else 506), pos + 2
+                return c, pos + 1
+            num_fonts, pos = u255(pos + 4)
+            faces = []
+            for _ in range(num_fonts):
+                k, pos = u255(pos)
+                pos += 4
+                idx = []
+                for _ in range(k):
+                    i, pos = u255(pos)
+                    idx.append(i)
+                faces.append(idx)
+        data = brotli.decompress(d[pos:pos + _u32(d, 20)])
+        offsets, at = [], 0
+        for _tag, length in entries:
+            offsets.append(at)
+            at += length
+        return [{entries[i][0]: (offsets[i], entries[i][1]) for i in face} for face in faces], data
+    except Exception:  # noqa: BLE001 -- any malformed container: the runner names the fault
+        return [], d
+
+
 def font_info(path):
     with open(path, "rb") as f:
         d = f.read()
+    if d[:4] in (b"wOFF", b"wOF2"):
+        faces, d = _web_font_tables(d)
+        glyphs = []
+        for t in faces:
+            try:
+                glyphs.append(_u16(d, t["maxp"][0] + 4) if "maxp" in t else 0)
+            except ValueError:
+                glyphs.append(0)
+        return FontInfo(faces, glyphs), d
     bases = [0]
     if d[:4] == b"ttcf":
         try:
@@ -391,7 +472,7 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
             p = os.path.abspath(p)
             if os.path.isdir(p):
                 files = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(p) for n in ns
-                               if n.lower().endswith((".ttf", ".otf", ".ttc")))
+                               if n.lower().endswith((".ttf", ".otf", ".ttc", ".woff", ".woff2")))
             elif os.path.isfile(p):
                 files = [p]
             else:

@@ -6,13 +6,19 @@ every web font of web_fonts.py's manifest, read from the .woff/.woff2,
 must equal FreeType's read from the same file, for every glyph of every
 face, at 9 and 12 ppem, in all four modes (fvconform-tt).  graphite2 and
 HarfBuzz read sfnt only: fvconform-gr hands them what fontvm decoded, and
-Padauk's Myanmar text must shape identically in all three.
+Padauk's Myanmar text must shape identically in all three.  And
+scripts/conform's job planner (conformance/report/config.py) reads each
+web font's faces, tables and glyph count.
 
     web_fonts_conformance.py FVCONFORM_TT FVCONFORM_GR MANIFEST TEXT"""
 
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "conformance", "report"))
+import config  # noqa: E402
 
 SIZES = "9,12"
 MODES = ["v35", "v40", "v40-mono", "v40-lcd"]
@@ -26,6 +32,9 @@ def main():
         kind, path, _original, faces, _container = (line.split() + [""] * 5)[:5]
         if kind != "ok":
             continue
+        info, _ = config.font_info(path)
+        if len(info.faces) != int(faces) or not all(info.glyphs) or not all("glyf" in t for t in info.faces):
+            bad.append("%s: config.font_info read %d faces, glyphs %s" % (path, len(info.faces), info.glyphs))
         for face in range(int(faces)):
             out = subprocess.run([runner, "--font", path, "--face", str(face), "--sizes", SIZES,
                                   "--modes", ",".join(MODES), "--detail-limit", "3"],
