@@ -234,7 +234,15 @@ static fv_status read_collection_directory(w2_file *w, fv_cursor *c, fv_error *e
 }
 
 /* Header, table directory, collection directory, and where the brotli
- * stream lies: everything but the table data. */
+ * stream lies: everything but the table data.
+ *
+ * Sizes are bounded by what the directory declares, not by the header's
+ * totalSfntSize: the specification makes that field advisory (a rebuilt
+ * glyf may differ in size from the original), and decoders that trusted it
+ * refused valid fonts.  So the brotli output is exactly the sum of the
+ * declared table lengths (at most WOFF_MAX_SFNT_SIZE), a rebuilt glyf is
+ * at most what its streams can encode, and the sfnt written is checked
+ * against WOFF_MAX_SFNT_SIZE again; all of it within the per-font cap. */
 static fv_status read_directories(w2_file *w, fv_error *err)
 {
     fv_span file = w->file;
