@@ -122,6 +122,19 @@ static fv_status inflate_exact(fv_mem *mem, fv_span src, uint8_t *dst, uint32_t 
     return st;
 }
 
+/* One 20-byte directory entry (origChecksum unused: the checksums written
+ * are computed).  The caller checked the directory span whole; fields read
+ * as 0 if it did not. */
+static void read_entry(fv_span dir, uint64_t at, uint32_t *tag, uint32_t *offset,
+                       uint32_t *comp_len, uint32_t *orig_len)
+{
+    *tag = *offset = *comp_len = *orig_len = 0;
+    (void)fv_rd_u32(dir, at, tag);
+    (void)fv_rd_u32(dir, at + 4, offset);
+    (void)fv_rd_u32(dir, at + 8, comp_len);
+    (void)fv_rd_u32(dir, at + 12, orig_len);
+}
+
 fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *out_len,
                             fv_error *err)
 {
@@ -152,10 +165,7 @@ fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *ou
     for (uint32_t i = 0; i < num_tables; i++) {
         uint64_t at = (uint64_t)i * WOFF_ENTRY_SIZE;
         uint32_t tag, offset, comp_len, orig_len;
-        (void)fv_rd_u32(dir, at, &tag); /* the directory span was checked whole */
-        (void)fv_rd_u32(dir, at + 4, &offset);
-        (void)fv_rd_u32(dir, at + 8, &comp_len);
-        (void)fv_rd_u32(dir, at + 12, &orig_len);
+        read_entry(dir, at, &tag, &offset, &comp_len, &orig_len);
         uint64_t entry_off = WOFF_HEADER_SIZE + at;
         /* Sorted strictly ascending (as in an sfnt directory): no duplicates. */
         if (i > 0 && tag <= prev_tag)
@@ -186,10 +196,7 @@ fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *ou
     for (uint32_t i = 0; i < num_tables; i++) {
         uint64_t at = (uint64_t)i * WOFF_ENTRY_SIZE;
         uint32_t tag, offset, comp_len, orig_len;
-        (void)fv_rd_u32(dir, at, &tag);
-        (void)fv_rd_u32(dir, at + 4, &offset);
-        (void)fv_rd_u32(dir, at + 8, &comp_len);
-        (void)fv_rd_u32(dir, at + 12, &orig_len);
+        read_entry(dir, at, &tag, &offset, &comp_len, &orig_len);
         fv_span src;
         (void)fv_span_sub(file, offset, comp_len, &src); /* checked in the first pass */
         uint8_t *dst = sfnt + pos;
