@@ -14,7 +14,10 @@
  *   within 1/64 unit, with the defaults, with the font's feature agca=1
  *   (kerning only) and agca=0 (no collision avoidance);
  * - the same left to right, against the font's direction (KD-7): the five
- *   words that differed, every word and every corpus line. */
+ *   words that differed, every word and every corpus line;
+ * - the generated lines that differed (awami_gen_lines.txt, KD-10: the
+ *   shift rounds end when nothing moved; KD-11: the left-down lower band's
+ *   below weight along the diagonals), record for record. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -392,6 +395,47 @@ static void test_left_to_right(void **state)
     assert_int_equal(d2, n2);
 }
 
+/* KD-10: pass 10's fourth forward round, which graphite2 does not run when
+ * nothing moved in the third, moved U+06BB's dots by (0.56, -0.56) (left
+ * to right).  KD-11: the neighbour's below weight in the lower alignment
+ * band counts whole along the diagonals (U+067C U+08FF U+067D U+0681, right
+ * to left: the three dots of U+0681 land (5.15, 5.15) from graphite2's
+ * place with it halved).  Then every generated line that differed before
+ * these fixes, in the direction it was generated for, record for record. */
+static void test_generated_lines(void **state)
+{
+    fixture *fx = *state;
+    static const uint32_t letters[] = {0x6b1, 0x6b3, 0x6b5, 0x6b7, 0x6b9, 0x6ba, 0x6bb, 0x6bc};
+    static const uint32_t lower_band[] = {0x67c, 0x8ff, 0x67d, 0x681};
+    assert_true(record_identical_dir(fx, letters, 8, "", 0));
+    assert_true(record_identical_dir(fx, lower_band, 4, "", 1));
+
+    char line[4096];
+    FILE *f = test_open_source("tests/graphite/awami_gen_lines.txt");
+    uint32_t text[1024];
+    int lines = 0, same = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0] == '#' || !line[0])
+            continue;
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = 0;
+        assert_true(strcmp(line, "ltr") == 0 || strcmp(line, "rtl") == 0);
+        size_t n = grc_utf8_decode(tab + 1, strlen(tab + 1), text, 1024);
+        assert_true(n > 0);
+        lines++;
+        int ok = record_identical_dir(fx, text, n, "", strcmp(line, "rtl") == 0);
+        if (!ok)
+            print_message("differs: %s %s\n", line, tab + 1);
+        same += ok;
+    }
+    fclose(f);
+    print_message("generated lines identical: %d / %d\n", same, lines);
+    assert_int_equal(lines, 90);
+    assert_int_equal(same, lines);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_char_table_after_reversed_pass),
         cmocka_unit_test(test_mirroring_without_bidi_pass),
         cmocka_unit_test(test_left_to_right),
+        cmocka_unit_test(test_generated_lines),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
