@@ -16,8 +16,9 @@
  * - the same left to right, against the font's direction (KD-7): the five
  *   words that differed, every word and every corpus line;
  * - the generated lines that differed (awami_gen_lines.txt, KD-10: the
- *   shift rounds end when nothing moved; KD-11: the left-down lower band's
- *   below weight along the diagonals), record for record. */
+ *   shift rounds end when nothing moved; KD-11: the left-down lower band
+ *   left of r3x carries the below weight twice; KD-12: an axis whose
+ *   limits coincide keeps its one place), record for record. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -397,18 +398,27 @@ static void test_left_to_right(void **state)
 
 /* KD-10: pass 10's fourth forward round, which graphite2 does not run when
  * nothing moved in the third, moved U+06BB's dots by (0.56, -0.56) (left
- * to right).  KD-11: the neighbour's below weight in the lower alignment
- * band counts whole along the diagonals (U+067C U+08FF U+067D U+0681, right
- * to left: the three dots of U+0681 land (5.15, 5.15) from graphite2's
- * place with it halved).  Then every generated line that differed before
- * these fixes, in the direction it was generated for, record for record. */
+ * to right).  KD-11: the left-down lower band left of r3x carries the
+ * below weight twice (U+067C U+08FF U+067D U+0681 right to left: the three
+ * dots of U+0681 landed (5.15, 5.15) from graphite2's place; U+06B7 U+075C
+ * U+062E and U+0690 U+062B U+0775 U+06B1 U+06BB left to right).  KD-12:
+ * dots whose limits pass 16 sets to 0,0,0,0 stay put and do not collide
+ * (U+0683 U+076D U+068E U+0763 U+062A U+06B1 U+0610 U+0694 left to right).
+ * Then every generated line that differed before these fixes, in the
+ * direction it was generated for, record for record. */
 static void test_generated_lines(void **state)
 {
     fixture *fx = *state;
     static const uint32_t letters[] = {0x6b1, 0x6b3, 0x6b5, 0x6b7, 0x6b9, 0x6ba, 0x6bb, 0x6bc};
     static const uint32_t lower_band[] = {0x67c, 0x8ff, 0x67d, 0x681};
+    static const uint32_t lower_band_x[] = {0x6b7, 0x75c, 0x62e};
+    static const uint32_t band_edge[] = {0x690, 0x62b, 0x775, 0x6b1, 0x6bb};
+    static const uint32_t zero_limits[] = {0x683, 0x76d, 0x68e, 0x763, 0x62a, 0x6b1, 0x610, 0x694};
     assert_true(record_identical_dir(fx, letters, 8, "", 0));
     assert_true(record_identical_dir(fx, lower_band, 4, "", 1));
+    assert_true(record_identical_dir(fx, lower_band_x, 3, "", 0));
+    assert_true(record_identical_dir(fx, band_edge, 5, "", 0));
+    assert_true(record_identical_dir(fx, zero_limits, 8, "", 0));
 
     char line[4096];
     FILE *f = test_open_source("tests/graphite/awami_gen_lines.txt");
@@ -432,7 +442,7 @@ static void test_generated_lines(void **state)
     }
     fclose(f);
     print_message("generated lines identical: %d / %d\n", same, lines);
-    assert_int_equal(lines, 90);
+    assert_int_equal(lines, 116);
     assert_int_equal(same, lines);
 }
 

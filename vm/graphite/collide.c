@@ -381,9 +381,19 @@ static zex zex_split(zex *e, float p)
  * (the limit), which dropping the interval never offers. */
 static void zone_compact(zone *z)
 {
+    /* COMPAT(graphite2): an axis whose limits coincide keeps its one
+     * position (nothing can be added to or removed from it: both are
+     * clipped to the limits, which leaves them empty), so a glyph whose
+     * collision limits are all zero stays put and is not colliding.
+     * Measured (KD-12): Awami, ڃݭڎݣتڱؐڔ left to right, pass 16's rules
+     * set limits 0,0,0,0 on two dot glyphs; graphite2 reads them back as
+     * fixed, not colliding (flags 65), fontvm had them colliding (97),
+     * and the glyph after them, which a colliding neighbour's sequence
+     * region shuts in, did not move where graphite2's moved (22, -22). */
+    int pinned = z->pos == z->posm;
     uint32_t o = 0;
     for (uint32_t i = 0; i < z->n; i++)
-        if (z->v[i].x < z->v[i].xm || z->v[i].x > z->v[i].xm)
+        if (z->v[i].x < z->v[i].xm || z->v[i].x > z->v[i].xm || pinned)
             z->v[o++] = z->v[i];
     z->n = o;
 }
@@ -668,13 +678,10 @@ static void shifter_init(grv_seg *seg, shifter *sc, int32_t s, const grv_coll *c
 }
 
 /* A weighted region of the sequence rules (seq.above/below/valign),
- * mapped onto axis `axis` of the target.  Along a diagonal the region's
- * weight is halved unless `whole_diag_weight` (see SEQ_LEFTDOWN). */
+ * mapped onto axis `axis` of the target. */
 static void add_box_slope(shifter *sc, int isx, cbox box, cbox bb, grv_slant sb, float orgx,
-                          float orgy, float weight, float m, int minright, int axis,
-                          int whole_diag_weight)
+                          float orgy, float weight, float m, int minright, int axis)
 {
-    float dw = whole_diag_weight ? weight : weight / 2;
     float a, c;
     switch (axis) {
     case 0:
@@ -717,7 +724,7 @@ static void add_box_slope(shifter *sc, int isx, cbox box, cbox bb, grv_slant sb,
                 si = 2 * (minright ? box.xa : box.xi) - a;
             else
                 si = 2 * (minright ? box.ya : box.yi) + a;
-            zone_weighted(&sc->z[2], 2, smin - c, smax - c, dw, a, m / 2, si, 0, 0, isx);
+            zone_weighted(&sc->z[2], 2, smin - c, smax - c, weight / 2, a, m / 2, si, 0, 0, isx);
         }
         break;
     case 3:
@@ -734,7 +741,7 @@ static void add_box_slope(shifter *sc, int isx, cbox box, cbox bb, grv_slant sb,
                 di = 2 * (minright ? box.xa : box.xi) - a;
             else
                 di = 2 * (minright ? box.ya : box.yi) + a;
-            zone_weighted(&sc->z[3], 3, dmin - c, dmax - c, dw, a, m / 2, di, 0, 0, !isx);
+            zone_weighted(&sc->z[3], 3, dmin - c, dmax - c, weight / 2, a, m / 2, di, 0, 0, !isx);
         }
         break;
     default:
@@ -901,14 +908,14 @@ static int shifter_merge(grv_seg *seg, shifter *sc, uint16_t gid, float ox, floa
                     float r3x = cs->below_xlim + bb.xa + sx + 0.5f * (tbb.xa - tbb.xi);
                     float r2y = 0.5f * (bb.yi + bb.ya) + sy;
                     add_box_slope(sc, 1, mkbox(xminf, r2y, r1x, ypinf), tbb, tsb, orgx, orgy, 0,
-                                  above_wt, 1, i, 0);
+                                  above_wt, 1, i);
                     remove_box(sc, mkbox(xminf, yminf, r3x, r2y), tbb, tsb, orgx, orgy, i);
                     add_box_slope(sc, 1, mkbox(r3x, yminf, xpinf, r2y - cs->valign_ht), tbb, tsb,
-                                  orgx, orgy, below_wt, 0, 1, i, 0);
+                                  orgx, orgy, below_wt, 0, 1, i);
                     add_box_slope(sc, 0, mkbox(sx + bb.xi, r2y, xpinf, r2y + cs->valign_ht), tbb,
-                                  tsb, orgx, orgy, 0, valign_wt, 1, i, 0);
+                                  tsb, orgx, orgy, 0, valign_wt, 1, i);
                     add_box_slope(sc, 0, mkbox(sx + bb.xi, r2y - cs->valign_ht, xpinf, r2y), tbb,
-                                  tsb, orgx, orgy, below_wt, valign_wt, 0, i, 0);
+                                  tsb, orgx, orgy, below_wt, valign_wt, 0, i);
                     break;
                 }
                 case SEQ_LEFTDOWN: {
@@ -932,23 +939,26 @@ static int shifter_merge(grv_seg *seg, shifter *sc, uint16_t gid, float ox, floa
                     float r3x = bb.xi - cs->below_xlim + sx - 0.5f * (tbb.xa - tbb.xi);
                     float r2y = 0.5f * (bb.yi + bb.ya) + sy;
                     add_box_slope(sc, 1, mkbox(r1x, yminf, xpinf, r2y), tbb, tsb, orgx, orgy, 0,
-                                  above_wt, 0, i, 0);
+                                  above_wt, 0, i);
                     remove_box(sc, mkbox(r3x, r2y, xpinf, ypinf), tbb, tsb, orgx, orgy, i);
                     add_box_slope(sc, 1, mkbox(xminf, r2y + cs->valign_ht, r3x, ypinf), tbb, tsb,
-                                  orgx, orgy, below_wt, 0, 0, i, 0);
+                                  orgx, orgy, below_wt, 0, 0, i);
                     add_box_slope(sc, 0, mkbox(xminf, r2y, sx + bb.xa, r2y + cs->valign_ht), tbb,
-                                  tsb, orgx, orgy, below_wt, valign_wt, 1, i, 0);
-                    /* COMPAT(graphite2): the lower band's below weight
-                     * is not halved along the diagonals (KD-11): measured,
-                     * ټࣿٽځ (U+067C U+08FF U+067D U+0681) right to left,
-                     * pass 10 with one round, the neighbour's below weight
-                     * w moves the three dots along x + y exactly as w / 2
-                     * does in fontvm's halved model (w = 10, 50, 100, 200),
-                     * and 1,973 of Awami's 2,000 generated lines agree
-                     * with it, 1,942 without it; halving no other region
-                     * less does better (1,846 to 1,956). */
+                                  tsb, orgx, orgy, below_wt, valign_wt, 1, i);
                     add_box_slope(sc, 0, mkbox(xminf, r2y - cs->valign_ht, sx + bb.xa, r2y), tbb,
-                                  tsb, orgx, orgy, below_wt, valign_wt, 0, i, 1);
+                                  tsb, orgx, orgy, below_wt, valign_wt, 0, i);
+                    /* COMPAT(graphite2): the lower band left of r3x
+                     * carries the below weight once more (KD-11):
+                     * measured, ټࣿٽځ (U+067C U+08FF U+067D U+0681) right
+                     * to left, pass 10 with one round, the neighbour's
+                     * below weight w moves the three dots along x + y
+                     * exactly as 2w does with one region there; in
+                     * ڐثݵڱڻ (U+0690 U+062B U+0775 U+06B1 U+06BB) left to
+                     * right, with any below weight from 10 to 100,
+                     * graphite2 puts U+06B1's dots exactly where their
+                     * centre crosses r3x, where this region ends. */
+                    add_box_slope(sc, 1, mkbox(xminf, r2y - cs->valign_ht, r3x, r2y), tbb, tsb,
+                                  orgx, orgy, below_wt, 0, 0, i);
                     break;
                 }
                 case SEQ_NOABOVE:
