@@ -29,7 +29,10 @@
  *   dropped so far.  Right to left, the first cluster's advance is the
  *   segment advance truncated less its first origin truncated, and the pen
  *   continues from that truncated origin.  Offsets are the glyph origin
- *   less the (integer) pen, truncated.  Found on Awami Nastaliq, whose
+ *   less the (integer) pen, truncated.  A cluster's advance grows as an
+ *   integer does when a float is added to it: the sum is truncated, not
+ *   the step (225 + (54.83 - 225) is 54, where 225 + trunc(-170.17) is
+ *   55; found on Awami's generated lines, KD-13).  Found on Awami Nastaliq, whose
  *   collision shifts and kerns are fractional (its 41 lines and 327 words,
  *   both directions: all identical, where rounding matched 1 of 41 lines);
  *   every other corpus font has integer positions, where truncating and
@@ -109,7 +112,7 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
                 pen -= (double)c->advance;
             } else {
                 c->advance = 0;
-                cl[ci].advance += trunc_pos(g->x - pen);
+                cl[ci].advance = trunc_pos((double)cl[ci].advance + (g->x - pen));
                 pen += (double)cl[ci].advance;
             }
             ci++;
@@ -133,9 +136,9 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
     /* The last cluster runs to the segment's end: its advance in LTR, the
      * left edge (0) in RTL. */
     if (nclusters && !rtl)
-        cl[ci].advance += trunc_pos(run->advance_x - pen);
+        cl[ci].advance = trunc_pos((double)cl[ci].advance + (run->advance_x - pen));
     else if (nclusters)
-        cl[ci].advance += trunc_pos(pen);
+        cl[ci].advance = trunc_pos((double)cl[ci].advance + pen);
     /* Emit in visual order; offsets are relative to the pen, which moves by
      * each glyph's advance (only a cluster's first glyph has one). */
     size_t o = 0;

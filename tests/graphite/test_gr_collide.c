@@ -224,18 +224,43 @@ static void test_kerned_neighbours_left_out(void **state)
     assert_true(same_as_graphite2(fx, izzat, 3));
 }
 
-static int count_lines(fixture *fx, const char *file, const char *features, int dir, int *words)
+#define TEXT_MAX 1024
+
+/* Reads the next line of f that holds text ('#' starts a comment line),
+ * decodes it into text (TEXT_MAX code points) and returns its length; 0 at
+ * the end of the file.  With `rtl`, a line is "ltr" or "rtl", a tab, then
+ * the text, and *rtl says which. */
+static size_t next_text_line(FILE *f, uint32_t *text, int *rtl)
 {
     char line[4096];
-    FILE *f = test_open_source(file);
-    int same = 0;
-    uint32_t text[1024];
-    *words = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        size_t n = grc_utf8_decode(line, strlen(line), text, 1024);
-        if (!n)
+        if (line[0] == '#')
             continue;
+        const char *t = line;
+        if (rtl) {
+            char *tab = strchr(line, '\t');
+            assert_non_null(tab);
+            *tab = 0;
+            assert_true(strcmp(line, "ltr") == 0 || strcmp(line, "rtl") == 0);
+            *rtl = strcmp(line, "rtl") == 0;
+            t = tab + 1;
+        }
+        size_t n = grc_utf8_decode(t, strlen(t), text, TEXT_MAX);
+        if (n)
+            return n;
+    }
+    return 0;
+}
+
+static int count_lines(fixture *fx, const char *file, const char *features, int dir, int *words)
+{
+    FILE *f = test_open_source(file);
+    int same = 0;
+    uint32_t text[TEXT_MAX];
+    size_t n;
+    *words = 0;
+    while ((n = next_text_line(f, text, NULL)) != 0) {
         (*words)++;
         same += dir ? same_as_graphite2_f(fx, text, n, features)
                     : record_identical_dir(fx, text, n, features, dir);
@@ -273,15 +298,11 @@ static void test_char_table_after_reversed_pass(void **state)
     assert_true(record_identical(fx, min, 4, "agca=0"));
     assert_true(record_identical(fx, min, 4, ""));
 
-    char line[4096];
     FILE *f = test_open_source("tests/graphite/awami_words.txt");
-    uint32_t text[1024];
+    uint32_t text[TEXT_MAX];
     int words = 0, same = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        size_t n = grc_utf8_decode(line, strlen(line), text, 1024);
-        if (!n)
-            continue;
+    size_t n;
+    while ((n = next_text_line(f, text, NULL)) != 0) {
         words++;
         same += record_identical(fx, text, n, "agca=0");
     }
@@ -420,24 +441,15 @@ static void test_generated_lines(void **state)
     assert_true(record_identical_dir(fx, band_edge, 5, "", 0));
     assert_true(record_identical_dir(fx, zero_limits, 8, "", 0));
 
-    char line[4096];
     FILE *f = test_open_source("tests/graphite/awami_gen_lines.txt");
-    uint32_t text[1024];
-    int lines = 0, same = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (line[0] == '#' || !line[0])
-            continue;
-        char *tab = strchr(line, '\t');
-        assert_non_null(tab);
-        *tab = 0;
-        assert_true(strcmp(line, "ltr") == 0 || strcmp(line, "rtl") == 0);
-        size_t n = grc_utf8_decode(tab + 1, strlen(tab + 1), text, 1024);
-        assert_true(n > 0);
+    uint32_t text[TEXT_MAX];
+    int lines = 0, same = 0, rtl = 0;
+    size_t n;
+    while ((n = next_text_line(f, text, &rtl)) != 0) {
         lines++;
-        int ok = record_identical_dir(fx, text, n, "", strcmp(line, "rtl") == 0);
+        int ok = record_identical_dir(fx, text, n, "", rtl);
         if (!ok)
-            print_message("differs: %s %s\n", line, tab + 1);
+            print_message("differs: line %d of awami_gen_lines.txt (%s)\n", lines, rtl ? "rtl" : "ltr");
         same += ok;
     }
     fclose(f);
