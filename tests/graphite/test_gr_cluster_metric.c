@@ -14,58 +14,36 @@
 
 #include <cmocka.h>
 
-#include "fontvm/fontvm.h"
-#include "fontvm/graphite.h"
-#include "gr_compare.h"
-#include "test_support.h"
-
-typedef struct fixture {
-    unsigned char *font;
-    size_t size;
-    grc_gr2 *g;
-    fv_font *vf;
-    fv_gr_face *face;
-} fixture;
+#include "gr_engines.h"
 
 static int setup(void **state)
 {
-    fixture *fx = calloc(1, sizeof *fx);
-    char path[1024], msg[256];
-    fv_error err;
-    if (!fx)
+    engines *e = calloc(1, sizeof *e);
+    char path[1024];
+    if (!e)
         return -1;
     test_source_path(path, sizeof path, TEST_PEER_GRAPHITE2 "/fonts/charis_r_gr.ttf");
-    fx->font = test_read_file(path, &fx->size);
-    if (!fx->font)
+    if (engines_open_file(e, path) != 0) {
+        free(e);
         return -1;
-    fx->g = grc_gr2_open(fx->font, fx->size, msg, sizeof msg);
-    if (!fx->g || fv_font_open_memory(fx->font, fx->size, 0, NULL, &fx->vf, &err) != FV_OK ||
-        fv_gr_face_new(fx->vf, &fx->face, &err) != FV_OK)
-        return -1;
-    *state = fx;
+    }
+    *state = e;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fixture *fx = *state;
-    fv_gr_face_free(fx->face);
-    fv_font_close(fx->vf);
-    grc_gr2_close(fx->g);
-    free(fx->font);
-    free(fx);
+    engines_close(*state);
+    free(*state);
     return 0;
 }
 
 /* 1 when graphite2 and fontvm give the same record (glyphs, positions
  * within 1/64 unit, advance, chars); right to left. */
-static int identical_rtl(fixture *fx, const uint32_t *text, size_t n)
+static int identical_rtl(engines *e, const uint32_t *text, size_t n)
 {
-    grc_features feats;
-    memset(&feats, 0, sizeof feats);
-    grc_request req = {text, n, &feats, 1};
     grc_run ref, fv;
-    if (grc_shape_both(fx->g, fx->face, &req, &ref, &fv) != 0)
+    if (shape_both(e, text, n, 1, &ref, &fv) != 0)
         return 0;
     int same = grc_compare_gr(&ref, &fv).status == GRC_IDENTICAL;
     grc_run_free(&ref);
@@ -75,7 +53,7 @@ static int identical_rtl(fixture *fx, const uint32_t *text, size_t n)
 
 static void test_shifted_double_diacritic(void **state)
 {
-    fixture *fx = *state;
+    engines *fx = *state;
     /* graphite2 1.3.14: U+0361 (gid 2650) at x 777, fontvm before 949 */
     static const uint32_t text[] = {0x410, 0x4c6, 0x1dcd, 0x361};
     assert_true(identical_rtl(fx, text, 4));
@@ -83,7 +61,7 @@ static void test_shifted_double_diacritic(void **state)
 
 static void test_generated_lines(void **state)
 {
-    fixture *fx = *state;
+    engines *fx = *state;
     char line[4096];
     uint32_t text[1024];
     FILE *f = test_open_source("tests/graphite/charis_metric_lines.txt");
