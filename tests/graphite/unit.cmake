@@ -4,3 +4,5 @@ fontvm_add_test(test_gr_verify test_gr_verify.c)
 # Shaping behaviour on graphite2's small.ttf (expectations measured with
 # graphite2, pinned here): character association, rule-code edge cases.
 fontvm_add_test(test_gr_shape test_gr_shape.c)
+# Requests fv_gr_shape refuses, and the slot-link check (issue 14).
+fontvm_add_test(test_gr_hardening test_gr_hardening.c)

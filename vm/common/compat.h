@@ -16,6 +16,18 @@
 #define FV_NOINLINE
 #endif
 
+/* SQLite's NEVER()/ALWAYS(): a check of an invariant the library keeps
+ * itself (not of input), e.g. that an engine-written link stays inside its
+ * pool.  The check stays in every build and its defensive branch runs in
+ * release; with FV_TRAP_INVARIANTS (the fuzzing presets) a broken invariant
+ * traps instead, so that fuzzers report it as a crash. */
+#if defined(FV_TRAP_INVARIANTS) && (defined(__GNUC__) || defined(__clang__))
+#define FV_NEVER(x) ((x) ? (__builtin_trap(), 1) : 0)
+#else
+#define FV_NEVER(x) FV_UNLIKELY(x)
+#endif
+#define FV_ALWAYS(x) (!FV_NEVER(!(x)))
+
 #define FV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

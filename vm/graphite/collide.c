@@ -33,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/convert.h"
 #include "graphite/grv.h"
 
 /* ---- budgets (graphite2 has none of these: its vectors grow freely) ---- */
@@ -56,18 +57,6 @@
 static float fmaxf_(float a, float b) { return a > b ? a : b; }
 static float fminf_(float a, float b) { return a < b ? a : b; }
 static float sqr(float a) { return a * a; }
-
-/* C's truncating float -> int, clamped (and NaN -> 0) so it is never UB. */
-static int trunc_i(float v)
-{
-    if (!(v == v))
-        return 0;
-    if (v >= 1073741824.0f)
-        return 1073741824;
-    if (v <= -1073741824.0f)
-        return -1073741824;
-    return (int)v;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Glyph shapes */
@@ -154,7 +143,7 @@ static void coll_from_glyph(const fv_gr_face *face, uint32_t gid, grv_coll *c)
 fv_status grv_coll_init(grv_seg *seg, fv_error *err)
 {
     uint32_t n = 0, guard = GRV_COLL_WALK(seg);
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next)
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next)
         n++;
     seg->coll = fv_mem_array(seg->mem, n ? n : 1, sizeof(grv_coll));
     if (!seg->coll) {
@@ -165,7 +154,7 @@ fv_status grv_coll_init(grv_seg *seg, fv_error *err)
     seg->num_coll = n;
     memset(seg->coll, 0, (size_t)(n ? n : 1) * sizeof(grv_coll));
     guard = GRV_COLL_WALK(seg);
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
         grv_coll *c = grv_coll_of(seg, s);
         if (!c) {
             /* COMPAT(graphite2): a slot numbered past the slot count
@@ -175,7 +164,7 @@ fv_status grv_coll_init(grv_seg *seg, fv_error *err)
             snprintf(err->detail, sizeof err->detail, "collision state: slot index out of range");
             return FV_E_GR_SEGMENT_FAILED;
         }
-        coll_from_glyph(seg->face, seg->slots[s].gid, c);
+        coll_from_glyph(seg->face, grv_link(seg, s)->gid, c);
     }
     return FV_OK;
 }
@@ -187,21 +176,21 @@ int32_t grv_coll_get_attr(grv_seg *seg, int32_t s, uint32_t attr)
         return 0;
     switch (attr) {
     case GRV_SLAT_COLFLAGS: return c->flags;
-    case GRV_SLAT_COLFLAGS + 1: return (int32_t)c->lim_xi;
-    case GRV_SLAT_COLFLAGS + 2: return (int32_t)c->lim_yi;
-    case GRV_SLAT_COLFLAGS + 3: return (int32_t)c->lim_xa;
-    case GRV_SLAT_COLFLAGS + 4: return (int32_t)c->lim_ya;
+    case GRV_SLAT_COLFLAGS + 1: return fv_f32_to_i32(c->lim_xi);
+    case GRV_SLAT_COLFLAGS + 2: return fv_f32_to_i32(c->lim_yi);
+    case GRV_SLAT_COLFLAGS + 3: return fv_f32_to_i32(c->lim_xa);
+    case GRV_SLAT_COLFLAGS + 4: return fv_f32_to_i32(c->lim_ya);
     /* COMPAT(graphite2): collision.shift reads the glyph's whole move so
      * far (finished passes' offsets plus this pass's shift): measured,
      * Awami's word-space rules after its kerning pass read the kern of the
      * word before the space (every agca=1 corpus line depends on it) */
-    case GRV_SLAT_COLFLAGS + 5: return trunc_i(c->offx + c->shiftx);
-    case GRV_SLAT_COLFLAGS + 6: return trunc_i(c->offy + c->shifty);
+    case GRV_SLAT_COLFLAGS + 5: return fv_f32_to_i32(c->offx + c->shiftx);
+    case GRV_SLAT_COLFLAGS + 6: return fv_f32_to_i32(c->offy + c->shifty);
     case GRV_SLAT_COLFLAGS + 7: return c->margin;
     case GRV_SLAT_COLFLAGS + 8: return c->margin_wt;
     case GRV_SLAT_COLFLAGS + 9: return c->excl_glyph;
-    case GRV_SLAT_COLFLAGS + 10: return (int32_t)c->exclx;
-    case GRV_SLAT_COLFLAGS + 11: return (int32_t)c->excly;
+    case GRV_SLAT_COLFLAGS + 10: return fv_f32_to_i32(c->exclx);
+    case GRV_SLAT_COLFLAGS + 11: return fv_f32_to_i32(c->excly);
     case GRV_SLAT_COLFLAGS + 12: return c->seq_class;
     case GRV_SLAT_COLFLAGS + 13: return c->seq_prox;
     case GRV_SLAT_COLFLAGS + 14: return c->seq_order;
@@ -631,7 +620,7 @@ static void shifter_free(grv_seg *seg, shifter *sc)
 static void shifter_init(grv_seg *seg, shifter *sc, int32_t s, const grv_coll *c, int dir)
 {
     const fv_gr_face *face = seg->face;
-    uint16_t gid = seg->slots[s].gid;
+    uint16_t gid = grv_link(seg, s)->gid;
     cbox bb = glyph_box(face, gid);
     (void)bb;
     cbox lim = {c->lim_xi, c->lim_yi, c->lim_xa, c->lim_ya};
@@ -668,8 +657,8 @@ static void shifter_init(grv_seg *seg, shifter *sc, int32_t s, const grv_coll *c
     sc->ofy = oy;
     sc->shx = cx;
     sc->shy = cy;
-    sc->orx = seg->slots[s].posx - ox;
-    sc->ory = seg->slots[s].posy - oy;
+    sc->orx = grv_link(seg, s)->posx - ox;
+    sc->ory = grv_link(seg, s)->posy - oy;
     sc->margin = m;
     sc->margin_wt = mw;
     sc->seq_class = c->seq_class;
@@ -1102,16 +1091,16 @@ static void shifter_resolve(shifter *sc, int *iscol, float *rx, float *ry)
 
 static int32_t cluster_base(grv_seg *seg, int32_t s)
 {
-    for (int d = 0; seg->slots[s].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-        s = seg->slots[s].parent;
+    for (int d = 0; grv_link(seg, s)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        s = grv_link(seg, s)->parent;
     return s;
 }
 
 static int is_child_of(grv_seg *seg, int32_t s, int32_t base)
 {
     int d = 0;
-    for (int32_t p = seg->slots[s].parent; p != GRV_NIL && d < GRV_MAX_DEPTH;
-         p = seg->slots[p].parent, d++)
+    for (int32_t p = grv_link(seg, s)->parent; p != GRV_NIL && d < GRV_MAX_DEPTH;
+         p = grv_link(seg, p)->parent, d++)
         if (p == base)
             return 1;
     return 0;
@@ -1120,7 +1109,7 @@ static int is_child_of(grv_seg *seg, int32_t s, int32_t base)
 /* the glyph or one of its attachment ancestors is kerned */
 static int in_kern_cluster(grv_seg *seg, int32_t s)
 {
-    for (int d = 0; s != GRV_NIL && d <= GRV_MAX_DEPTH; s = seg->slots[s].parent, d++) {
+    for (int d = 0; s != GRV_NIL && d <= GRV_MAX_DEPTH; s = grv_link(seg, s)->parent, d++) {
         const grv_coll *c = grv_coll_of(seg, s);
         if (c && (c->flags & GRV_COLL_KERN))
             return 1;
@@ -1147,7 +1136,7 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
     grv_seg *seg = cp->seg;
     shifter *sc = &cp->sc;
     grv_coll *cf = grv_coll_of(seg, fix);
-    if (!cf || !glyph_ok(seg->face, seg->slots[fix].gid))
+    if (!cf || !glyph_ok(seg->face, grv_link(seg, fix)->gid))
         return SEGFAIL;
     shifter_init(seg, sc, fix, cf, cp->dir);
     int collides = 0;
@@ -1158,7 +1147,7 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
     int32_t base = cluster_base(seg, fix);
     uint32_t guard = GRV_COLL_WALK(seg);
     for (int32_t nb = start; nb != GRV_NIL && guard--;
-         nb = rev ? seg->slots[nb].prev : seg->slots[nb].next) {
+         nb = rev ? grv_link(seg, nb)->prev : grv_link(seg, nb)->next) {
         grv_coll *cn = grv_coll_of(seg, nb);
         if (!cn)
             return SEGFAIL;
@@ -1176,8 +1165,8 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
             (nb == base || same_cluster || !in_kern_cluster(seg, nb)) &&
             (!rev || !(cn->flags & GRV_COLL_FIX) ||
              ((cn->flags & GRV_COLL_KERN) && !same_cluster) || (cn->flags & GRV_COLL_ISCOL))) {
-            if (!shifter_merge(seg, sc, seg->slots[nb].gid, seg->slots[nb].posx,
-                               seg->slots[nb].posy, cn, cn->shiftx, cn->shifty, after,
+            if (!shifter_merge(seg, sc, grv_link(seg, nb)->gid, grv_link(seg, nb)->posx,
+                               grv_link(seg, nb)->posy, cn, cn->shiftx, cn->shifty, after,
                                same_cluster, &collides, 0))
                 return SEGFAIL;
         } else if (nb == fix) {
@@ -1200,9 +1189,9 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
                 *moved = 1;
             cf->shiftx = nx;
             cf->shifty = ny;
-            int32_t child = seg->slots[fix].child;
+            int32_t child = grv_link(seg, fix)->child;
             if (child != GRV_NIL)
-                grv_finalise_tree(seg, child, seg->slots[fix].posx + nx, seg->slots[fix].posy + ny,
+                grv_finalise_tree(seg, child, grv_link(seg, fix)->posx + nx, grv_link(seg, fix)->posy + ny,
                                   rtl, 0);
         }
     }
@@ -1235,7 +1224,7 @@ static int shift_pass(collpass *cp)
         int32_t end = GRV_NIL;
         hascol = 0;
         uint32_t guard = GRV_COLL_WALK(seg);
-        for (int32_t s = start; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        for (int32_t s = start; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
             grv_coll *c = grv_coll_of(seg, s);
             if (!c)
                 return SEGFAIL;
@@ -1245,7 +1234,7 @@ static int shift_pass(collpass *cp)
                     return r;
             }
             if (s != start && (c->flags & GRV_COLL_END)) {
-                end = seg->slots[s].next;
+                end = grv_link(seg, s)->next;
                 break;
             }
         }
@@ -1254,11 +1243,11 @@ static int shift_pass(collpass *cp)
                 continue;
             if (hascol) {
                 hascol = 0;
-                int32_t lend = end != GRV_NIL ? seg->slots[end].prev : seg->last;
-                int32_t lstart = seg->slots[start].prev;
+                int32_t lend = end != GRV_NIL ? grv_link(seg, end)->prev : seg->last;
+                int32_t lstart = grv_link(seg, start)->prev;
                 guard = GRV_COLL_WALK(seg);
                 for (int32_t s = lend; s != lstart && s != GRV_NIL && guard--;
-                     s = seg->slots[s].prev) {
+                     s = grv_link(seg, s)->prev) {
                     grv_coll *c = grv_coll_of(seg, s);
                     if (!c)
                         return SEGFAIL;
@@ -1285,7 +1274,7 @@ static int shift_pass(collpass *cp)
                 break;
             moved = 0;
             guard = GRV_COLL_WALK(seg);
-            for (int32_t s = start; s != end && s != GRV_NIL && guard--; s = seg->slots[s].next) {
+            for (int32_t s = start; s != end && s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
                 grv_coll *c = grv_coll_of(seg, s);
                 if (!c)
                     return SEGFAIL;
@@ -1388,15 +1377,15 @@ static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, 
 /* next slot of the attachment tree below `s` (children, siblings, then up) */
 static int32_t next_in_cluster(grv_seg *seg, int32_t s)
 {
-    const grv_slot *sl = &seg->slots[s];
+    const grv_slot *sl = grv_link(seg, s);
     if (sl->child != GRV_NIL)
         return sl->child;
     if (sl->sibling != GRV_NIL)
         return sl->sibling;
     int d = 0;
-    for (int32_t p = sl->parent; p != GRV_NIL && d < GRV_MAX_DEPTH; p = seg->slots[p].parent, d++)
-        if (seg->slots[p].sibling != GRV_NIL)
-            return seg->slots[p].sibling;
+    for (int32_t p = sl->parent; p != GRV_NIL && d < GRV_MAX_DEPTH; p = grv_link(seg, p)->parent, d++)
+        if (grv_link(seg, p)->sibling != GRV_NIL)
+            return grv_link(seg, p)->sibling;
     return GRV_NIL;
 }
 
@@ -1429,17 +1418,17 @@ static int kerner_init(grv_seg *seg, kerner *k, int32_t fix, const grv_coll *cf,
     uint32_t guard = GRV_COLL_WALK(seg);
     for (int32_t s = base; s != GRV_NIL && guard--; s = next_in_cluster(seg, s)) {
         const grv_coll *c = grv_coll_of(seg, s);
-        uint16_t gid = seg->slots[s].gid;
+        uint16_t gid = grv_link(seg, s)->gid;
         if (!c || !glyph_ok(face, gid))
             return 0;
         cbox bs = glyph_box(face, gid);
-        float ox = seg->slots[s].posx, oy = seg->slots[s].posy;
+        float ox = grv_link(seg, s)->posx, oy = grv_link(seg, s)->posy;
         float x = ox + c->shiftx + ((dir & 1) ? bs.xi : bs.xa);
         float toff = c->shifty - k->miny + 1 + oy;
-        int smin = trunc_i((bs.yi + toff) / k->slice);
+        int smin = fv_f32_to_i32((bs.yi + toff) / k->slice);
         if (smin < 0)
             smin = 0;
-        int smax = trunc_i((bs.ya + toff) / k->slice + 1);
+        int smax = fv_f32_to_i32((bs.ya + toff) / k->slice + 1);
         if (smax > k->nslices - 1)
             smax = k->nslices - 1;
         for (int i = smin; i <= smax; i++) {
@@ -1473,20 +1462,20 @@ static int kerner_merge(grv_seg *seg, kerner *k, int32_t s, float csx, float csy
 {
     const fv_gr_face *face = seg->face;
     int rtl = (dir & 1) * 2 - 1;
-    uint16_t gid = seg->slots[s].gid;
+    uint16_t gid = grv_link(seg, s)->gid;
     if (!glyph_ok(face, gid))
         return -1;
     cbox bb = glyph_box(face, gid);
-    const float sx = seg->slots[s].posx + csx;
+    const float sx = grv_link(seg, s)->posx + csx;
     float x = (sx + (rtl > 0 ? bb.xa : bb.xi)) * (float)rtl;
     if (k->hit && x < (float)rtl * (k->xbound - k->mingap - space))
         return 0;
-    const float sy = seg->slots[s].posy + csy;
-    int smin = trunc_i((bb.yi + (1 - k->miny + sy)) / k->slice + 1);
+    const float sy = grv_link(seg, s)->posy + csy;
+    int smin = fv_f32_to_i32((bb.yi + (1 - k->miny + sy)) / k->slice + 1);
     if (smin < 1)
         smin = 1;
     smin -= 1;
-    int smax = trunc_i((bb.ya + (1 - k->miny + sy)) / k->slice + 1);
+    int smax = fv_f32_to_i32((bb.ya + (1 - k->miny + sy)) / k->slice + 1);
     if (smax > k->nslices - 2)
         smax = k->nslices - 2;
     smax += 1;
@@ -1528,8 +1517,8 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
     grv_coll *cf = grv_coll_of(seg, base);
     if (!cf)
         return SEGFAIL;
-    cbox bbb = glyph_box(face, seg->slots[fix].gid);
-    const float by = seg->slots[fix].posy + cf->shifty;
+    cbox bbb = glyph_box(face, grv_link(seg, fix)->gid);
+    const float by = grv_link(seg, fix)->posy + cf->shifty;
     if (base != fix) {
         cf->flags |= GRV_COLL_KERN | GRV_COLL_FIX;
         return 1;
@@ -1544,8 +1533,8 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
     *ymin = fminf_(by + bbb.yi, *ymin);
     int ret = 1;
     uint32_t guard = GRV_COLL_WALK(seg);
-    for (int32_t nb = seg->slots[fix].next; nb != GRV_NIL && guard--; nb = seg->slots[nb].next) {
-        uint16_t ngid = seg->slots[nb].gid;
+    for (int32_t nb = grv_link(seg, fix)->next; nb != GRV_NIL && guard--; nb = grv_link(seg, nb)->next) {
+        uint16_t ngid = grv_link(seg, nb)->gid;
         if (!glyph_ok(face, ngid))
             goto out; /* COMPAT(graphite2): no kern, no failure */
         cbox bb = glyph_box(face, ngid);
@@ -1567,7 +1556,7 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
              * taken to stop there (no corpus font uses it) */
             if (cp->pass->kern_colls == 2)
                 break;
-            space += seg->slots[nb].advx;
+            space += grv_link(seg, nb)->advx;
             space_count++;
         } else {
             space_count = 0;
@@ -1602,8 +1591,8 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
         float mv = fminf_(k.lim_xa - k.offx, fmaxf_(need, k.lim_xi - k.offx));
         /* the glyph's advance grows by the kern (less this pass's earlier
          * kern, which it already has) */
-        seg->slots[fix].advx += mv - cf->shiftx;
-        seg->slots[fix].advy -= cf->shifty;
+        grv_link(seg, fix)->advx += mv - cf->shiftx;
+        grv_link(seg, fix)->advy -= cf->shifty;
         cf->shiftx = mv;
         cf->shifty = 0;
     }
@@ -1619,15 +1608,15 @@ static int kern_pass(collpass *cp)
     int32_t start = seg->first;
     float ymin = 1e38f, ymax = -1e38f;
     uint32_t guard = GRV_COLL_WALK(seg);
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-        uint16_t gid = seg->slots[s].gid;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
+        uint16_t gid = grv_link(seg, s)->gid;
         if (!glyph_ok(face, gid))
             return SEGFAIL;
         grv_coll *c = grv_coll_of(seg, s);
         if (!c)
             return SEGFAIL;
         cbox bb = glyph_box(face, gid);
-        float y = seg->slots[s].posy + c->shifty;
+        float y = grv_link(seg, s)->posy + c->shifty;
         if (!(c->flags & GRV_COLL_ISSPACE)) {
             ymax = fmaxf_(y + bb.ya, ymax);
             ymin = fminf_(y + bb.yi, ymin);
@@ -1674,7 +1663,7 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
     if (r > 0) {
         /* this pass's moves become offsets */
         uint32_t guard = GRV_COLL_WALK(seg);
-        for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
+        for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
             grv_coll *c = grv_coll_of(seg, s);
             if (c && (c->shiftx != 0 || c->shifty != 0)) {
                 c->offx += c->shiftx;

@@ -1,4 +1,6 @@
 /* Public API: fv_gr_face (tables parsed and verified once) and fv_gr_shape. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "graphite/grv.h"
@@ -167,6 +169,17 @@ static void init_features(const fv_gr_face *face, grv_seg *seg, const fv_gr_shap
     }
 }
 
+/* A request fv_gr_shape refuses before shaping, with what was wrong. */
+static fv_status bad_request(fv_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    err->kind = FV_E_BAD_ARGUMENT;
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+    va_end(ap);
+    return FV_E_BAD_ARGUMENT;
+}
+
 fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_segment **out,
                       fv_error *err)
 {
@@ -174,10 +187,21 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     if (!err)
         err = &scratch;
     fv_error_clear(err);
-    if (!face || !req || !out || (req->length && !req->text) || req->length > GRV_MAX_TEXT) {
+    if (!face || !req || !out || (req->length && !req->text) ||
+        (req->num_features && !req->features)) {
         err->kind = FV_E_BAD_ARGUMENT;
         return FV_E_BAD_ARGUMENT;
     }
+    if (req->length > GRV_MAX_TEXT)
+        return bad_request(err, "text of %zu code points (at most %u)", req->length,
+                           GRV_MAX_TEXT);
+    /* COMPAT(graphite2): gr_seg_justify takes any float width and its
+     * int(float) casts are undefined past the int range; we refuse what no
+     * line layout asks for instead (NaN, infinities, negative or above
+     * 100 times the natural width; the CLI's --justify has the same bound). */
+    if (!(req->justify_percent >= 0 && req->justify_percent <= GRV_MAX_JUSTIFY_PERCENT))
+        return bad_request(err, "justify_percent %g (0 = off, at most %d)",
+                           (double)req->justify_percent, GRV_MAX_JUSTIFY_PERCENT);
     *out = NULL;
     fv_status st = FV_OK;
     const grv_silf *silf = &face->silf;
@@ -186,6 +210,7 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     seg.face = face;
     seg.mem = face->mem;
     seg.first = seg.last = GRV_NIL;
+    seg.cur_pass = -1;
     /* graphite2's gr_bidirtl bits: 1 rtl, 2 no bidi, 4 no mirroring */
     seg.dir = (uint8_t)((uint32_t)req->rtl & 7u);
     seg.pass_bits = silf->attr_skip_passes ? 0xffffffffu : 0;
@@ -221,12 +246,12 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             err->kind = st;
             goto done;
         }
-        grv_slot *sl = &seg.slots[s];
+        grv_slot *sl = grv_link(&seg, s);
         sl->original = sl->before = sl->after = (int32_t)i;
         grv_set_glyph(&seg, s, gid);
         sl->prev = seg.last;
         if (seg.last != GRV_NIL)
-            seg.slots[seg.last].next = s;
+            grv_link(&seg, seg.last)->next = s;
         else
             seg.first = s;
         seg.last = s;
@@ -250,6 +275,7 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         st = grv_run_passes(&seg, silf->i_pos, silf->num_passes, 0, err);
     if (st != FV_OK)
         goto done;
+    seg.cur_pass = -1;
     /* finalise: position everything, restore the logical direction.
      * COMPAT(graphite2): positioning takes the font as right to left when
      * its direction is not 0, while the bidi step and the passes test bit 0
@@ -261,11 +287,14 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     grv_link_clusters(&seg);
     if (req->justify_percent > 0)
         seg.advx = grv_justify(&seg, seg.advx * req->justify_percent / 100.0f);
+    st = grv_link_status(&seg, err);
+    if (st != FV_OK)
+        goto done;
     {
         /* Output */
         uint32_t n = 0, guard = seg.pool_len + 1;
-        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = seg.slots[s].next)
-            seg.slots[s].index = (int32_t)n++;
+        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next)
+            grv_link(&seg, s)->index = (int32_t)n++;
         fv_gr_segment *res = fv_mem_calloc(seg.mem, sizeof *res);
         if (!res) {
             st = FV_E_NOMEM;
@@ -287,14 +316,14 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         }
         n = 0;
         guard = seg.pool_len + 1;
-        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = seg.slots[s].next, n++) {
-            const grv_slot *sl = &seg.slots[s];
+        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next, n++) {
+            const grv_slot *sl = grv_link(&seg, s);
             fv_gr_slot_info *o = &res->slots[n];
             /* graphite2 reports the real glyph of a pseudo glyph */
             o->gid = sl->realgid ? sl->realgid : sl->gid;
             o->x = sl->posx;
             o->y = sl->posy;
-            o->attached_to = sl->parent != GRV_NIL ? seg.slots[sl->parent].index : -1;
+            o->attached_to = sl->parent != GRV_NIL ? grv_link(&seg, sl->parent)->index : -1;
             o->insert = !(sl->flags & GRV_SF_NOINSERT);
             o->break_weight = (sl->original >= 0 && (uint32_t)sl->original < seg.num_chars)
                                   ? seg.chars[sl->original].break_weight

@@ -3,14 +3,18 @@
  * machine.c, pass.c, segment.c and the public API in face.c.
  *
  * Slots live in a pool and are linked by int32 indexes (GRV_NIL = none), so
- * growing the pool never invalidates a reference and every link is checked
- * against the pool size before use. */
+ * growing the pool never invalidates a reference, and every link is checked
+ * against the pool size before use, in every build: grv_link (a link the
+ * engine wrote, an invariant) or grv_sl (an index that may be out of range
+ * by design, NULL then). */
 #ifndef FV_GRAPHITE_GRV_H
 #define FV_GRAPHITE_GRV_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "common/compat.h"
 #include "common/mem.h"
 #include "common/reader.h"
 #include "fontvm/error.h"
@@ -31,6 +35,9 @@
 #define GRV_MAX_PASSES 128        /* passes per Silf subtable we accept (u8 count) */
 #define GRV_MAX_TEXT 1000000u     /* code points per segment (memory bound, not in graphite2) */
 #define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */
+/* Largest fv_gr_shape_request.justify_percent (fontvm shape --justify's
+ * bound too): a line justified to 100 times its natural width. */
+#define GRV_MAX_JUSTIFY_PERCENT 10000
 #define GRV_JUSTIFY_ROUNDS 1000   /* level-0 justification retries (graphite2: unbounded loop) */
 /* Steps of one pass's rule loop: every slot that can exist (the stream plus
  * its insert budget) is passed at most maxRuleLoop (>= 1 after loading)
@@ -328,6 +335,13 @@ typedef struct grv_seg {
     float advx, advy;
     int cur_pass, cur_rule;   /* for provenance and tracing; rule -1: pass constraint */
     int in_constraint;        /* running constraint code */
+    /* A link that named no slot of the pool (grv_link): the first such
+     * index, and the slot grv_link hands out instead.  Never set unless an
+     * engine invariant broke; the segment then fails with gr_slot_link. */
+    int link_fault;
+    int32_t link_fault_index;
+    int link_fault_pass;
+    grv_slot spare;
     /* tracing */
     fv_gr_trace_fn trace;
     void *trace_user;
@@ -421,14 +435,38 @@ static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
 {
     return (i >= 0 && (uint32_t)i < seg->pool_len) ? &seg->slots[i] : NULL;
 }
+/* The slot a link names.  Links (prev, next, parent, child, sibling, the
+ * stream's first and last, slot-map entries) are written only by the engine
+ * and the pool never shrinks, so a link in use is always a pool index: an
+ * invariant, not an input check.  It is checked anyway, in every build
+ * (FV_NEVER): a link outside the pool gives the segment's spare slot, whose
+ * links are all GRV_NIL so that every walk ends, and records the fault;
+ * fv_gr_shape then fails the segment with gr_slot_link. */
+grv_slot *grv_link_fault(grv_seg *seg, int32_t i);
+static inline grv_slot *grv_link(grv_seg *seg, int32_t i)
+{
+    if (FV_NEVER((uint32_t)i >= seg->pool_len))
+        return grv_link_fault(seg, i);
+    return &seg->slots[i];
+}
+/* FV_OK, or gr_slot_link with the first bad index and the pass that was
+ * running (seg->cur_pass) when grv_link found it. */
+fv_status grv_link_status(const grv_seg *seg, fv_error *err);
 #define GRV_JUST_WORDS (1 + GRV_MAX_JLEVELS * 5)
 static inline size_t grv_words_per_slot(const grv_seg *seg)
 {
     return (size_t)seg->face->silf.num_user + GRV_JUST_WORDS;
 }
-/* The words of slot `i`, which the caller has checked (grv_sl). */
+/* The words of slot `i`; a link outside the pool gives the spare row
+ * after the pool's (grv_reserve_slots) and records the fault (grv_link). */
 static inline int16_t *grv_slot_words(grv_seg *seg, int32_t i)
 {
+    if (FV_NEVER((uint32_t)i >= seg->pool_len)) {
+        grv_link_fault(seg, i);
+        int16_t *spare = seg->words + (size_t)seg->pool_cap * grv_words_per_slot(seg);
+        memset(spare, 0, grv_words_per_slot(seg) * sizeof(int16_t));
+        return spare;
+    }
     return seg->words + (size_t)i * grv_words_per_slot(seg);
 }
 /* User attribute `sub` of slot `i` (a valid slot), 0 past the font's

@@ -51,8 +51,8 @@ static int temp_copy(vmregs *r)
     int32_t ns = grv_new_slot(seg); /* may move the pool */
     if (ns == GRV_NIL)
         return 0;
-    seg->slots[ns] = seg->slots[r->is];
-    seg->slots[ns].flags |= GRV_SF_COPIED;
+    *grv_link(seg, ns) = *grv_link(seg, r->is);
+    grv_link(seg, ns)->flags |= GRV_SF_COPIED;
     memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, r->is),
            grv_words_per_slot(seg) * sizeof(int16_t));
     if (r->mapi >= -1 && r->mapi < GRV_MAX_SLOTS + 2)
@@ -405,7 +405,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             if (r.is != GRV_NIL) {
                 if (r.is == r.map->highwater)
                     r.map->highpassed = 1;
-                r.is = seg->slots[r.is].next;
+                r.is = grv_link(seg, r.is)->next;
             }
             r.mapi++;
             NEXT;
@@ -420,7 +420,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             if (src != GRV_NIL && r.is != GRV_NIL) {
                 /* the source is the map entry: a temporary copy when the
                  * loader planned one (silf.c plan_copies) */
-                uint32_t g = seg->slots[src].gid;
+                uint32_t g = grv_link(seg, src)->gid;
                 int32_t idx = grv_class_index(silf, (uint32_t)ip->a, g);
                 grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->b, idx));
                 touch(seg, r.is);
@@ -428,14 +428,14 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             CHECKED;
         }
         case GRV_OP_PUT_COPY: {
-            if (r.is != GRV_NIL && !(seg->slots[r.is].flags & GRV_SF_DELETED)) {
+            if (r.is != GRV_NIL && !(grv_link(seg, r.is)->flags & GRV_SF_DELETED)) {
                 int32_t ref = slot_at(&r, ip->slot);
                 if (ref != GRV_NIL && ref != r.is) {
-                    grv_slot *d = &seg->slots[r.is];
+                    grv_slot *d = grv_link(seg, r.is);
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
                         DIE;
                     grv_slot keep = *d;
-                    *d = seg->slots[ref];
+                    *d = *grv_link(seg, ref);
                     d->child = GRV_NIL;
                     d->sibling = GRV_NIL;
                     d->prev = keep.prev;
@@ -446,7 +446,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                     if (d->parent != GRV_NIL)
                         grv_slot_child(seg, d->parent, r.is);
                 }
-                seg->slots[r.is].flags &= (uint8_t)~(GRV_SF_COPIED | GRV_SF_DELETED);
+                grv_link(seg, r.is)->flags &= (uint8_t)~(GRV_SF_COPIED | GRV_SF_DELETED);
                 touch(seg, r.is);
             }
             CHECKED;
@@ -457,15 +457,16 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             int32_t ns = grv_new_slot(seg);
             if (ns == GRV_NIL)
                 DIE;
-            grv_slot *n = &seg->slots[ns];
+            grv_slot *n = grv_link(seg, ns);
             int32_t iss = r.is;
-            while (iss != GRV_NIL && (seg->slots[iss].flags & GRV_SF_DELETED))
-                iss = seg->slots[iss].next;
+            for (uint32_t guard = seg->pool_len;
+                 iss != GRV_NIL && (grv_link(seg, iss)->flags & GRV_SF_DELETED) && guard--;)
+                iss = grv_link(seg, iss)->next;
             if (iss == GRV_NIL) {
                 if (seg->last != GRV_NIL) {
-                    seg->slots[seg->last].next = ns;
+                    grv_link(seg, seg->last)->next = ns;
                     n->prev = seg->last;
-                    n->before = seg->slots[seg->last].before;
+                    n->before = grv_link(seg, seg->last)->before;
                     seg->last = ns;
                 } else {
                     /* COMPAT(graphite2): into an empty stream the new slot
@@ -475,24 +476,24 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                     seg->first = seg->last = ns;
                     n->before = n->after = 0;
                 }
-            } else if (seg->slots[iss].prev != GRV_NIL) {
-                int32_t pv = seg->slots[iss].prev;
-                seg->slots[pv].next = ns;
+            } else if (grv_link(seg, iss)->prev != GRV_NIL) {
+                int32_t pv = grv_link(seg, iss)->prev;
+                grv_link(seg, pv)->next = ns;
                 n->prev = pv;
-                n->before = seg->slots[pv].after;
+                n->before = grv_link(seg, pv)->after;
             } else {
                 n->prev = GRV_NIL;
-                n->before = seg->slots[iss].before;
+                n->before = grv_link(seg, iss)->before;
                 seg->first = ns;
             }
             n->next = iss;
             if (iss != GRV_NIL) {
-                seg->slots[iss].prev = ns;
-                n->original = seg->slots[iss].original;
-                n->after = seg->slots[iss].before;
+                grv_link(seg, iss)->prev = ns;
+                n->original = grv_link(seg, iss)->original;
+                n->after = grv_link(seg, iss)->before;
             } else if (n->prev != GRV_NIL) {
-                n->original = seg->slots[n->prev].original;
-                n->after = seg->slots[n->prev].after;
+                n->original = grv_link(seg, n->prev)->original;
+                n->after = grv_link(seg, n->prev)->after;
             } else {
                 n->original = 0;
             }
@@ -508,16 +509,16 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             NEXT;
         }
         case GRV_OP_DELETE: {
-            if (r.is == GRV_NIL || (seg->slots[r.is].flags & GRV_SF_DELETED))
+            if (r.is == GRV_NIL || (grv_link(seg, r.is)->flags & GRV_SF_DELETED))
                 DIE;
-            grv_slot *d = &seg->slots[r.is];
+            grv_slot *d = grv_link(seg, r.is);
             d->flags |= GRV_SF_DELETED;
             if (d->prev != GRV_NIL)
-                seg->slots[d->prev].next = d->next;
+                grv_link(seg, d->prev)->next = d->next;
             else
                 seg->first = d->next;
             if (d->next != GRV_NIL)
-                seg->slots[d->next].prev = d->prev;
+                grv_link(seg, d->next)->prev = d->prev;
             else
                 seg->last = d->prev;
             if (r.is == r.map->highwater)
@@ -535,15 +536,15 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                 int32_t ts = slot_at(&r, (int8_t)offs[k]);
                 if (ts == GRV_NIL)
                     continue;
-                const grv_slot *t = &seg->slots[ts];
+                const grv_slot *t = grv_link(seg, ts);
                 if (mn == -1 || t->before < mn)
                     mn = t->before;
                 if (t->after > mx)
                     mx = t->after;
             }
             if (mn > -1 && r.is != GRV_NIL) {
-                seg->slots[r.is].before = mn;
-                seg->slots[r.is].after = mx;
+                grv_link(seg, r.is)->before = mn;
+                grv_link(seg, r.is)->after = mx;
                 touch(seg, r.is);
             }
             CHECKED;
@@ -612,9 +613,9 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: { /* and the 8-bit forms */
             int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
-                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR && seg->slots[sl].parent != GRV_NIL)
-                    sl = seg->slots[sl].parent;
-                PUSH(grv_glyph_attr(face, seg->slots[sl].gid, (uint32_t)ip->a));
+                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR && grv_link(seg, sl)->parent != GRV_NIL)
+                    sl = grv_link(seg, sl)->parent;
+                PUSH(grv_glyph_attr(face, grv_link(seg, sl)->gid, (uint32_t)ip->a));
             }
             CHECKED;
         }
@@ -622,8 +623,8 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC: {
             int32_t sl = slot_at(&r, ip->slot);
             if (sl != GRV_NIL) {
-                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && seg->slots[sl].parent != GRV_NIL)
-                    sl = seg->slots[sl].parent;
+                if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && grv_link(seg, sl)->parent != GRV_NIL)
+                    sl = grv_link(seg, sl)->parent;
                 PUSH(grv_glyph_metric(seg, sl, ip->u8, (uint32_t)ip->a));
             }
             CHECKED;

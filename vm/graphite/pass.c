@@ -12,6 +12,7 @@ typedef struct grv_fsm {
     uint16_t rules[128];
     uint32_t num_rules;
     uint16_t tmp[128];
+    int32_t bad_link;   /* run_fsm's -1: the link that left the pool */
 } grv_fsm;
 
 static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
@@ -19,15 +20,15 @@ static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
     if (!seg->trace)
         return;
     uint32_t n = 0, guard = seg->pool_len + 1;
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next)
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next)
         n++;
     uint32_t *g = fv_mem_array(seg->mem, n ? n : 1, sizeof(uint32_t));
     if (!g)
         return;
     n = 0;
     guard = seg->pool_len + 1;
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next)
-        g[n++] = seg->slots[s].gid;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next)
+        g[n++] = grv_link(seg, s)->gid;
     fv_gr_trace_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
@@ -96,15 +97,26 @@ static void push_slot(grv_slotmap *m, int32_t s)
         grv_map_begin(m)[m->size++] = s;
 }
 
-/* Not inlined: inside the pass loop its tables do not fit the registers. */
-static FV_NOINLINE int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
+/* Not inlined: inside the pass loop its tables do not fit the registers.
+ * Returns 1 when rules were found, 0 when none; -1 when a link left the
+ * pool (fsm->bad_link, for the caller's grv_link_fault: the walk itself
+ * only reads the pool and its length, which stay in registers, and checks
+ * every link with the end-of-stream test it makes anyway). */
+static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *fsm, int32_t slot)
 {
     const grv_slot *const slots = seg->slots;
+    const uint32_t pool_len = seg->pool_len;
     fsm->num_rules = 0;
     int ctxt = 0;
     const int max_pre = p->max_pre;
+    if (FV_NEVER((uint32_t)slot >= pool_len))
+        goto bad_link;
     int32_t prev = slots[slot].prev;
     while (ctxt != max_pre && prev != GRV_NIL) {
+        if (FV_NEVER((uint32_t)prev >= pool_len)) {
+            slot = prev;
+            goto bad_link;
+        }
         slot = prev;
         prev = slots[slot].prev;
         ctxt++;
@@ -143,13 +155,25 @@ static FV_NOINLINE int run_fsm(grv_seg *seg, const grv_pass *p, grv_fsm *fsm, in
         if (state >= first_success)
             accumulate(p, fsm, state - first_success);
         slot = s->next;
-        if (state == 0 || slot == GRV_NIL) {
+        if ((uint32_t)slot >= pool_len) {
+            if (FV_NEVER(slot != GRV_NIL)) {
+                m->size = n;
+                goto bad_link;
+            }
+            map[n++] = slot;
+            break;
+        }
+        if (state == 0) {
             map[n++] = slot;
             break;
         }
     }
     m->size = n;
     return 1;
+bad_link:
+    fsm->bad_link = slot;
+    fsm->num_rules = 0;
+    return -1;
 }
 
 static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint32_t ri)
@@ -196,7 +220,7 @@ static void adjust_slot(grv_seg *seg, int delta, int32_t *slot_out, grv_slotmap 
     }
     if (delta < 0) {
         while (++delta <= 0 && *slot_out != GRV_NIL) {
-            *slot_out = seg->slots[*slot_out].prev;
+            *slot_out = grv_link(seg, *slot_out)->prev;
             if (map->highpassed && map->highwater == *slot_out)
                 map->highpassed = 0;
         }
@@ -204,7 +228,7 @@ static void adjust_slot(grv_seg *seg, int delta, int32_t *slot_out, grv_slotmap 
         while (--delta >= 0 && *slot_out != GRV_NIL) {
             if (*slot_out == map->highwater)
                 map->highpassed = 1;
-            *slot_out = seg->slots[*slot_out].next;
+            *slot_out = grv_link(seg, *slot_out)->next;
         }
     }
 }
@@ -233,7 +257,10 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                              grv_fsm *fsm, int32_t *slot)
 {
     int32_t start = *slot;
-    if (run_fsm(seg, p, fsm, start)) {
+    int found = run_fsm(seg, p, fsm, start);
+    if (FV_NEVER(found < 0))
+        grv_link_fault(seg, fsm->bad_link);
+    if (found > 0) {
         for (uint32_t k = 0; k < fsm->num_rules; k++) {
             uint32_t ri = fsm->rules[k];
             const grv_rule *r = &p->rules[ri];
@@ -252,7 +279,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 int32_t idx = 0;
                 uint32_t guard = seg->pool_len + 1;
                 for (int32_t s = seg->first; s != GRV_NIL && s != start && guard--;
-                     s = seg->slots[s].next)
+                     s = grv_link(seg, s)->next)
                     idx++;
                 ev.slot = idx;
                 seg->trace(seg->trace_user, &ev);
@@ -282,7 +309,7 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
             return;
         }
     }
-    *slot = seg->slots[start].next;
+    *slot = grv_link(seg, start)->next;
 }
 
 static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
@@ -323,7 +350,7 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
     }
     if (p->num_rules) {
         grv_slotmap *map = m->map;
-        map->highwater = seg->slots[s].next;
+        map->highwater = grv_link(seg, s)->next;
         map->highpassed = 0;
         int lc = p->max_rule_loop;
         uint64_t budget = GRV_PASS_STEPS((uint64_t)(seg->slot_count > 0 ? seg->slot_count : 0) +
@@ -346,7 +373,7 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
                     s = map->highwater;
                 lc = p->max_rule_loop;
                 if (s != GRV_NIL)
-                    map->highwater = seg->slots[s].next;
+                    map->highwater = grv_link(seg, s)->next;
             }
         } while (s != GRV_NIL);
     }
@@ -372,8 +399,8 @@ void grv_mirror_slots(grv_seg *seg)
     if (!silf->attr_mirror || (seg->dir & 7) != 3)
         return;
     uint32_t guard = seg->pool_len + 1;
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-        int16_t mg = grv_glyph_attr(seg->face, seg->slots[s].gid, silf->attr_mirror);
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
+        int16_t mg = grv_glyph_attr(seg->face, grv_link(seg, s)->gid, silf->attr_mirror);
         if (mg)
             grv_set_glyph(seg, s, (uint16_t)mg);
     }
@@ -453,6 +480,8 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
         if (i >= 32 || (seg->pass_bits & (1u << i)) == 0 || p->num_coll_runs) {
             trace_stream(seg, FV_GR_TRACE_PASS_BEGIN, (int)i);
             st = run_pass(seg, i, m, fsm, reverse, err);
+            if (st == FV_OK)
+                st = grv_link_status(seg, err);
             trace_stream(seg, FV_GR_TRACE_PASS_END, (int)i);
             if (st != FV_OK)
                 goto done;

@@ -2,9 +2,11 @@
  * attachment trees, positioning (graphite2's finalise order) and the
  * character <-> slot associations. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "common/convert.h"
 #include "graphite/grv.h"
 
 static void init_slot(grv_slot *s)
@@ -18,17 +20,18 @@ static void init_slot(grv_slot *s)
 /* Grows the slot pool to at least `cap` slots: one allocation each for the
  * slots (not cleared: grv_new_slot initialises each slot it hands out) and
  * their words (cleared: a new slot's user attributes are 0 and its
- * justification values not loaded; grv_free_slot clears them again). */
+ * justification values not loaded; grv_free_slot clears them again), plus
+ * one spare row of words after the pool's (grv_slot_words). */
 int grv_reserve_slots(grv_seg *seg, uint32_t cap)
 {
     if (cap <= seg->pool_cap)
         return 1;
     size_t nw = grv_words_per_slot(seg);
     if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 2 ||
-        (uint64_t)cap * nw * sizeof(int16_t) > SIZE_MAX / 2)
+        ((uint64_t)cap + 1) * nw * sizeof(int16_t) > SIZE_MAX / 2)
         return 0;
     grv_slot *ns = fv_mem_alloc(seg->mem, (size_t)cap * sizeof(grv_slot));
-    int16_t *nwords = fv_mem_array(seg->mem, (size_t)cap * nw, sizeof(int16_t));
+    int16_t *nwords = fv_mem_array(seg->mem, ((size_t)cap + 1) * nw, sizeof(int16_t));
     if (!ns || !nwords) {
         fv_mem_free(seg->mem, ns);
         fv_mem_free(seg->mem, nwords);
@@ -46,13 +49,37 @@ int grv_reserve_slots(grv_seg *seg, uint32_t cap)
     return 1;
 }
 
+grv_slot *grv_link_fault(grv_seg *seg, int32_t i)
+{
+    if (!seg->link_fault) {
+        seg->link_fault = 1;
+        seg->link_fault_index = i;
+        seg->link_fault_pass = seg->cur_pass;
+    }
+    init_slot(&seg->spare);
+    return &seg->spare;
+}
+
+fv_status grv_link_status(const grv_seg *seg, fv_error *err)
+{
+    if (!seg->link_fault)
+        return FV_OK;
+    fv_error_clear(err);
+    err->kind = FV_E_GR_SLOT_LINK;
+    err->program = FV_PROG_GR_PASS;
+    err->index = seg->link_fault_index;
+    snprintf(err->detail, sizeof err->detail, "pass %d: slot link %d outside the pool of %u slots",
+             seg->link_fault_pass, (int)seg->link_fault_index, seg->pool_len);
+    return FV_E_GR_SLOT_LINK;
+}
+
 int32_t grv_new_slot(grv_seg *seg)
 {
     if (seg->free_list > 0 && (uint32_t)(seg->free_list - 1) < seg->pool_len) {
         int32_t i = seg->free_list - 1;
-        int32_t nx = seg->slots[i].next;
+        int32_t nx = grv_link(seg, i)->next;
         seg->free_list = (nx >= 0 && (uint32_t)nx < seg->pool_len) ? nx + 1 : 0;
-        init_slot(&seg->slots[i]);
+        init_slot(grv_link(seg, i));
         return i;
     }
     if (seg->pool_len == seg->pool_cap) {
@@ -70,7 +97,7 @@ int32_t grv_new_slot(grv_seg *seg)
             return GRV_NIL;
     }
     int32_t i = (int32_t)seg->pool_len++;
-    init_slot(&seg->slots[i]);
+    init_slot(grv_link(seg, i));
     return i;
 }
 
@@ -90,8 +117,8 @@ void grv_free_slot(grv_seg *seg, int32_t si)
         grv_slot_remove_child(seg, s->parent, si);
     for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++) {
         int32_t c = s->child;
-        if (seg->slots[c].parent == si) {
-            seg->slots[c].parent = GRV_NIL;
+        if (grv_link(seg, c)->parent == si) {
+            grv_link(seg, c)->parent = GRV_NIL;
             grv_slot_remove_child(seg, si, c);
         } else {
             s->child = GRV_NIL;
@@ -153,24 +180,24 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     if (attr >= GRV_SLAT_JSTRETCH && attr < GRV_SLAT_JSTRETCH + 20 && attr != GRV_SLAT_JWIDTH)
         return grv_get_justify(seg, si, (attr - GRV_SLAT_JSTRETCH) / 5, (attr - GRV_SLAT_JSTRETCH) % 5);
     switch (attr) {
-    case GRV_SLAT_ADVX: return (int32_t)s->advx;
-    case GRV_SLAT_ADVY: return (int32_t)s->advy;
+    case GRV_SLAT_ADVX: return fv_f32_to_i32(s->advx);
+    case GRV_SLAT_ADVY: return fv_f32_to_i32(s->advy);
     case GRV_SLAT_ATTTO: return s->parent != GRV_NIL ? 1 : 0;
-    case GRV_SLAT_ATTX: return (int32_t)s->attx;
-    case GRV_SLAT_ATTY: return (int32_t)s->atty;
-    case GRV_SLAT_ATTWITHX: return (int32_t)s->withx;
-    case GRV_SLAT_ATTWITHY: return (int32_t)s->withy;
+    case GRV_SLAT_ATTX: return fv_f32_to_i32(s->attx);
+    case GRV_SLAT_ATTY: return fv_f32_to_i32(s->atty);
+    case GRV_SLAT_ATTWITHX: return fv_f32_to_i32(s->withx);
+    case GRV_SLAT_ATTWITHY: return fv_f32_to_i32(s->withy);
     case GRV_SLAT_ATTLEVEL: return s->attlevel;
     case GRV_SLAT_BREAK: c = charinfo(seg, s->original); return c ? c->break_weight : 0;
     case GRV_SLAT_DIR: return seg->dir & 1;
     case GRV_SLAT_INSERT: return !(s->flags & GRV_SF_NOINSERT);
-    case GRV_SLAT_POSX: return (int32_t)s->posx;
-    case GRV_SLAT_POSY: return (int32_t)s->posy;
-    case GRV_SLAT_SHIFTX: return (int32_t)s->shiftx;
-    case GRV_SLAT_SHIFTY: return (int32_t)s->shifty;
+    case GRV_SLAT_POSX: return fv_f32_to_i32(s->posx);
+    case GRV_SLAT_POSY: return fv_f32_to_i32(s->posy);
+    case GRV_SLAT_SHIFTX: return fv_f32_to_i32(s->shiftx);
+    case GRV_SLAT_SHIFTY: return fv_f32_to_i32(s->shifty);
     case GRV_SLAT_MEASURESOL: return -1;
     case GRV_SLAT_MEASUREEOL: return -1;
-    case GRV_SLAT_JWIDTH: return (int32_t)s->just;
+    case GRV_SLAT_JWIDTH: return fv_f32_to_i32(s->just);
     case GRV_SLAT_USERDEFNV1: sub = 0; /* fall through */
     case GRV_SLAT_USERDEFN: return grv_user_attr(seg, si, sub);
     case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
@@ -192,10 +219,10 @@ void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child)
     } else {
         int32_t c = p->child;
         int n = 0;
-        while (c != child && seg->slots[c].sibling != GRV_NIL && n++ < GRV_MAX_DEPTH * 100)
-            c = seg->slots[c].sibling;
+        while (c != child && grv_link(seg, c)->sibling != GRV_NIL && n++ < GRV_MAX_DEPTH * 100)
+            c = grv_link(seg, c)->sibling;
         if (c != child)
-            seg->slots[c].sibling = child;
+            grv_link(seg, c)->sibling = child;
     }
 }
 
@@ -205,15 +232,15 @@ void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child)
     if (!p || p->child == GRV_NIL)
         return;
     if (p->child == child) {
-        p->child = seg->slots[child].sibling;
-        seg->slots[child].sibling = GRV_NIL;
+        p->child = grv_link(seg, child)->sibling;
+        grv_link(seg, child)->sibling = GRV_NIL;
         return;
     }
     int n = 0;
-    for (int32_t c = p->child; c != GRV_NIL && n++ < GRV_MAX_DEPTH * 100; c = seg->slots[c].sibling) {
-        if (seg->slots[c].sibling == child) {
-            seg->slots[c].sibling = seg->slots[child].sibling;
-            seg->slots[child].sibling = GRV_NIL;
+    for (int32_t c = p->child; c != GRV_NIL && n++ < GRV_MAX_DEPTH * 100; c = grv_link(seg, c)->sibling) {
+        if (grv_link(seg, c)->sibling == child) {
+            grv_link(seg, c)->sibling = grv_link(seg, child)->sibling;
+            grv_link(seg, child)->sibling = GRV_NIL;
             return;
         }
     }
@@ -249,21 +276,21 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
             break;
         int32_t other = grv_map_begin(map)[idx];
         if (other == GRV_NIL || other == si || other == s->parent ||
-            (seg->slots[other].flags & GRV_SF_COPIED))
+            (grv_link(seg, other)->flags & GRV_SF_COPIED))
             break;
         if (s->parent != GRV_NIL) {
             grv_slot_remove_child(seg, s->parent, si);
             s->parent = GRV_NIL;
         }
         int count = 0, found = 0;
-        for (int32_t p = other; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].parent) {
+        for (int32_t p = other; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = grv_link(seg, p)->parent) {
             count++;
             if (p == si)
                 found = 1;
         }
-        for (int32_t p = s->child; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].child)
+        for (int32_t p = s->child; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = grv_link(seg, p)->child)
             count++;
-        for (int32_t p = s->sibling; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = seg->slots[p].sibling)
+        for (int32_t p = s->sibling; p != GRV_NIL && count < GRV_MAX_DEPTH + 1; p = grv_link(seg, p)->sibling)
             count++;
         if (count < GRV_MAX_DEPTH && !found) {
             grv_slot_child(seg, other, si);
@@ -276,7 +303,7 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
                 s->withx = s->advx;
                 s->withy = 0;
             } else {
-                s->attx = seg->slots[other].advx;
+                s->attx = grv_link(seg, other)->advx;
                 s->atty = 0;
             }
         }
@@ -339,10 +366,10 @@ static void rect_widen(grv_rect *r, float blx, float bly, float trx, float try_)
 static void flood_shift(grv_seg *seg, int32_t s, float dx, int depth)
 {
     while (s != GRV_NIL && depth < GRV_MAX_DEPTH) {
-        seg->slots[s].posx += dx;
-        if (seg->slots[s].child != GRV_NIL)
-            flood_shift(seg, seg->slots[s].child, dx, depth + 1);
-        s = seg->slots[s].sibling;
+        grv_link(seg, s)->posx += dx;
+        if (grv_link(seg, s)->child != GRV_NIL)
+            flood_shift(seg, grv_link(seg, s)->child, dx, depth + 1);
+        s = grv_link(seg, s)->sibling;
         depth++;
     }
 }
@@ -353,7 +380,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
                      unsigned attr_level, float *cluster_min, int rtl, int final, int depth,
                      float *resx, float *resy)
 {
-    grv_slot *s = &seg->slots[si];
+    grv_slot *s = grv_link(seg, si);
     *resx = 0;
     *resy = 0;
     if (depth > GRV_MAX_DEPTH || (attr_level && s->attlevel > attr_level))
@@ -391,7 +418,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
         rect_widen(bbox, g->x_min + s->posx, g->y_min + s->posy, g->x_max + s->posx,
                    g->y_max + s->posy);
     }
-    if (s->child != GRV_NIL && s->child != si && seg->slots[s->child].parent == si) {
+    if (s->child != GRV_NIL && s->child != si && grv_link(seg, s->child)->parent == si) {
         float tx, ty;
         finalise(seg, s->child, s->posx, s->posy, bbox, attr_level, cluster_min, rtl, final,
                  depth + 1, &tx, &ty);
@@ -401,7 +428,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
         }
     }
     if (s->parent != GRV_NIL && s->sibling != GRV_NIL && s->sibling != si &&
-        seg->slots[s->sibling].parent == s->parent) {
+        grv_link(seg, s->sibling)->parent == s->parent) {
         float tx, ty;
         finalise(seg, s->sibling, basex, basey, bbox, attr_level, cluster_min, rtl, final,
                  depth + 1, &tx, &ty);
@@ -435,7 +462,7 @@ void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int r
 #define GRV_BIDI_NSM 16
 static int is_nsm(grv_seg *seg, int32_t si)
 {
-    return grv_glyph_attr(seg->face, seg->slots[si].gid, seg->face->silf.attr_dir) == GRV_BIDI_NSM;
+    return grv_glyph_attr(seg->face, grv_link(seg, si)->gid, seg->face->silf.attr_dir) == GRV_BIDI_NSM;
 }
 
 /* COMPAT(graphite2): reversing keeps every run of non-spacing marks after
@@ -452,7 +479,7 @@ void grv_reverse_slots(grv_seg *seg)
     int32_t lead = GRV_NIL, cur = seg->first;
     while (cur != GRV_NIL && guard && is_nsm(seg, cur)) {
         lead = cur;
-        cur = seg->slots[cur].next;
+        cur = grv_link(seg, cur)->next;
         guard--;
     }
     if (cur == GRV_NIL || !guard)
@@ -462,22 +489,22 @@ void grv_reverse_slots(grv_seg *seg)
         /* the group: cur and the marks after it */
         int32_t end = cur;
         guard--;
-        while (guard && seg->slots[end].next != GRV_NIL && is_nsm(seg, seg->slots[end].next)) {
-            end = seg->slots[end].next;
+        while (guard && grv_link(seg, end)->next != GRV_NIL && is_nsm(seg, grv_link(seg, end)->next)) {
+            end = grv_link(seg, end)->next;
             guard--;
         }
-        int32_t nx = seg->slots[end].next;
-        seg->slots[end].next = out_first;
+        int32_t nx = grv_link(seg, end)->next;
+        grv_link(seg, end)->next = out_first;
         if (out_first != GRV_NIL)
-            seg->slots[out_first].prev = end;
+            grv_link(seg, out_first)->prev = end;
         else
             out_last = end;
         out_first = cur;
         cur = nx;
     }
-    seg->slots[out_first].prev = lead;
+    grv_link(seg, out_first)->prev = lead;
     if (lead != GRV_NIL)
-        seg->slots[lead].next = out_first;
+        grv_link(seg, lead)->next = out_first;
     else
         seg->first = out_first;
     seg->last = out_last;
@@ -502,17 +529,17 @@ void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float
     if (start != GRV_NIL && end != GRV_NIL) {
         uint32_t guard = seg->pool_len + 1;
         if (rtl) {
-            int32_t stop = seg->slots[start].prev;
-            for (int32_t s = end; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].prev) {
-                if (seg->slots[s].parent == GRV_NIL) {
+            int32_t stop = grv_link(seg, start)->prev;
+            for (int32_t s = end; s != GRV_NIL && s != stop && guard--; s = grv_link(seg, s)->prev) {
+                if (grv_link(seg, s)->parent == GRV_NIL) {
                     cluster_min = cx;
                     finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 1, 0, &cx, &cy);
                 }
             }
         } else {
-            int32_t stop = seg->slots[end].next;
-            for (int32_t s = start; s != GRV_NIL && s != stop && guard--; s = seg->slots[s].next) {
-                if (seg->slots[s].parent == GRV_NIL) {
+            int32_t stop = grv_link(seg, end)->next;
+            for (int32_t s = start; s != GRV_NIL && s != stop && guard--; s = grv_link(seg, s)->next) {
+                if (grv_link(seg, s)->parent == GRV_NIL) {
                     cluster_min = cx;
                     finalise(seg, s, cx, cy, &bbox, 0, &cluster_min, rtl, 1, 0, &cx, &cy);
                 }
@@ -548,8 +575,8 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
         advx = gl->advance; advy = 0;
     } else {
         int32_t root = si;
-        for (int d = 0; seg->slots[root].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-            root = seg->slots[root].parent;
+        for (int d = 0; grv_link(seg, root)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+            root = grv_link(seg, root)->parent;
         /* COMPAT(graphite2): the cluster's box starts as its base glyph's
          * own box at the cluster's origin, before the base's shift, and
          * then takes every glyph of the cluster where it stands (KD-14:
@@ -558,7 +585,7 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
          * 344, and only this box gives graphite2's 2214, the box shifted
          * alone 1870; all 2,000 generated lines of charis agree with it). */
         grv_rect bbox = {0, 0, 0, 0, 1};
-        uint32_t base_gid = seg->slots[root].gid;
+        uint32_t base_gid = grv_link(seg, root)->gid;
         if (base_gid < face->num_glyphs) {
             const grv_glyph *bg = &face->glyphs[base_gid];
             bbox.blx = bg->x_min; bbox.bly = bg->y_min; bbox.trx = bg->x_max; bbox.try_ = bg->y_max;
@@ -569,16 +596,16 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
         blx = bbox.blx; bly = bbox.bly; trx = bbox.trx; try_ = bbox.try_;
     }
     switch (metric) {
-    case GRV_MET_LSB: return (int32_t)blx;
-    case GRV_MET_RSB: return (int32_t)(advx - trx);
-    case GRV_MET_BBTOP: return (int32_t)try_;
-    case GRV_MET_BBBOTTOM: return (int32_t)bly;
-    case GRV_MET_BBLEFT: return (int32_t)blx;
-    case GRV_MET_BBRIGHT: return (int32_t)trx;
-    case GRV_MET_BBHEIGHT: return (int32_t)(try_ - bly);
-    case GRV_MET_BBWIDTH: return (int32_t)(trx - blx);
-    case GRV_MET_ADVWIDTH: return (int32_t)advx;
-    case GRV_MET_ADVHEIGHT: return (int32_t)advy;
+    case GRV_MET_LSB: return fv_f32_to_i32(blx);
+    case GRV_MET_RSB: return fv_f32_to_i32(advx - trx);
+    case GRV_MET_BBTOP: return fv_f32_to_i32(try_);
+    case GRV_MET_BBBOTTOM: return fv_f32_to_i32(bly);
+    case GRV_MET_BBLEFT: return fv_f32_to_i32(blx);
+    case GRV_MET_BBRIGHT: return fv_f32_to_i32(trx);
+    case GRV_MET_BBHEIGHT: return fv_f32_to_i32(try_ - bly);
+    case GRV_MET_BBWIDTH: return fv_f32_to_i32(trx - blx);
+    case GRV_MET_ADVWIDTH: return fv_f32_to_i32(advx);
+    case GRV_MET_ADVHEIGHT: return fv_f32_to_i32(advy);
     default: return 0;
     }
 }
@@ -592,8 +619,8 @@ void grv_associate_chars(grv_seg *seg)
     }
     int32_t i = 0;
     uint32_t guard = seg->pool_len + 1;
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-        grv_slot *sl = &seg->slots[s];
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
+        grv_slot *sl = grv_link(seg, s);
         sl->index = i;
         int32_t j = sl->before;
         if (j >= 0) {
@@ -608,8 +635,8 @@ void grv_associate_chars(grv_seg *seg)
         i++;
     }
     guard = seg->pool_len + 1;
-    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-        grv_slot *sl = &seg->slots[s];
+    for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
+        grv_slot *sl = grv_link(seg, s);
         int32_t a;
         for (a = sl->after + 1; a < nc && a >= 0 && seg->chars[a].after < 0; a++)
             seg->chars[a].after = sl->index;
@@ -671,20 +698,20 @@ void grv_link_clusters(grv_seg *seg)
 {
     int32_t s = seg->first;
     uint32_t guard = seg->pool_len + 1;
-    while (s != GRV_NIL && seg->slots[s].parent != GRV_NIL && guard--)
-        s = seg->slots[s].next;
+    while (s != GRV_NIL && grv_link(seg, s)->parent != GRV_NIL && guard--)
+        s = grv_link(seg, s)->next;
     int32_t ls = s;
     guard = seg->pool_len + 1;
-    for (; s != GRV_NIL && guard--; s = seg->slots[s].next) {
-        if (seg->slots[s].parent != GRV_NIL)
+    for (; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
+        if (grv_link(seg, s)->parent != GRV_NIL)
             continue;
         /* graphite2's Slot::sibling refuses to link a slot to itself */
         if (ls == s)
             ;
         else if (seg->dir & 1)
-            seg->slots[s].sibling = ls;
+            grv_link(seg, s)->sibling = ls;
         else
-            seg->slots[ls].sibling = s;
+            grv_link(seg, ls)->sibling = s;
         ls = s;
     }
 }
@@ -697,7 +724,7 @@ static int is_whitespace(uint32_t u)
 
 static int32_t next_sib(grv_seg *seg, int32_t s)
 {
-    return s == GRV_NIL ? GRV_NIL : seg->slots[s].sibling;
+    return s == GRV_NIL ? GRV_NIL : grv_link(seg, s)->sibling;
 }
 
 float grv_justify(grv_seg *seg, float width)
@@ -717,20 +744,20 @@ float grv_justify(grv_seg *seg, float width)
         last = seg->last;
     }
     int32_t pslot = first, pfirst = first, plast = last;
-    for (int d = 0; seg->slots[pfirst].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-        pfirst = seg->slots[pfirst].parent;
-    for (int d = 0; seg->slots[plast].parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-        plast = seg->slots[plast].parent;
-    float base = seg->slots[pfirst].posx;
+    for (int d = 0; grv_link(seg, pfirst)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        pfirst = grv_link(seg, pfirst)->parent;
+    for (int d = 0; grv_link(seg, plast)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        plast = grv_link(seg, plast)->parent;
+    float base = grv_link(seg, pfirst)->posx;
     float curr = 0;
     /* complete line: skip trailing glyphs graphite2 treats as empty */
     uint32_t guard = seg->pool_len + 1;
     while (plast != pfirst && plast != GRV_NIL && guard--) {
-        uint16_t g = seg->slots[plast].gid;
+        uint16_t g = grv_link(seg, plast)->gid;
         grv_glyph gb = g < face->num_glyphs ? face->glyphs[g] : (grv_glyph){0, 0, 0, 0, 0};
         if (gb.x_min != 0 || gb.y_min != 0 || gb.x_max != 0 || gb.y_max == 0)
             break;
-        plast = seg->slots[plast].prev;
+        plast = grv_link(seg, plast)->prev;
     }
     int32_t end = plast != GRV_NIL ? next_sib(seg, plast) : GRV_NIL;
     pfirst = next_sib(seg, pfirst);
@@ -739,7 +766,7 @@ float grv_justify(grv_seg *seg, float width)
         int count = 0;
         guard = seg->pool_len + 1;
         for (int32_t s = pslot; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
-            int32_t b = seg->slots[s].before;
+            int32_t b = grv_link(seg, s)->before;
             if (b >= 0 && (uint32_t)b < seg->num_chars && is_whitespace(seg->chars[b].unicode)) {
                 grv_set_justify(seg, s, 0, 3, 1);
                 grv_set_justify(seg, s, 0, 2, 1);
@@ -757,18 +784,19 @@ float grv_justify(grv_seg *seg, float width)
         }
         levels = 1;
     }
-    int32_t tweight[GRV_MAX_JLEVELS] = {0};
+    /* 64-bit sums: int16 weights over up to 64 x GRV_MAX_TEXT slots */
+    int64_t tweight[GRV_MAX_JLEVELS] = {0};
     guard = seg->pool_len + 1;
     for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
-        float w = seg->slots[s].posx + seg->slots[s].advx - base;
+        float w = grv_link(seg, s)->posx + grv_link(seg, s)->advx - base;
         if (w > curr)
             curr = w;
         for (unsigned j = 0; j < levels; j++)
             tweight[j] += grv_get_justify(seg, s, j, 3);
-        seg->slots[s].just = 0;
+        grv_link(seg, s)->just = 0;
     }
     for (int i = width < 0 ? -1 : (int)levels - 1; i >= 0; i--) {
-        int32_t tw = tweight[i];
+        int64_t tw = tweight[i];
         if (tw == 0)
             continue;
         float error, diff, diffpw;
@@ -780,7 +808,7 @@ float grv_justify(grv_seg *seg, float width)
             tw = 0;
             guard = seg->pool_len + 1;
             for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
-                grv_slot *sl = &seg->slots[s];
+                grv_slot *sl = grv_link(seg, s);
                 int32_t w = grv_get_justify(seg, s, (unsigned)i, 3);
                 float pref = diffpw * (float)w + error;
                 int32_t step = grv_get_justify(seg, s, (unsigned)i, 2);
@@ -803,7 +831,7 @@ float grv_justify(grv_seg *seg, float width)
                     else
                         tw += w;
                 }
-                int32_t actual = (int32_t)(pref / (float)step) * step;
+                int32_t actual = fv_i32_mul_sat(fv_f32_to_i32(pref / (float)step), step);
                 if (actual) {
                     error += diffpw * (float)w - (float)actual;
                     if (i == 0)
@@ -813,7 +841,7 @@ float grv_justify(grv_seg *seg, float width)
                 }
             }
             curr += diff - error;
-        } while (i == 0 && (int32_t)fabsf(error) > 0 && tw && ++rounds < GRV_JUSTIFY_ROUNDS);
+        } while (i == 0 && fv_f32_to_i32(fabsf(error)) > 0 && tw && ++rounds < GRV_JUSTIFY_ROUNDS);
     }
     float ax, ay;
     grv_position_slots(seg, pslot, plast, seg->dir & 1, &ax, &ay);

@@ -35,7 +35,9 @@ typedef struct fv_gr_shape_request {
     int rtl;                            /* right-to-left segment; graphite2's gr_bidirtl
                                            bits also work (2 = no bidi, 4 = no mirror) */
     /* gr2fonttest -j: after shaping, justify the segment (gr_seg_justify,
-     * complete line) to this percentage of its natural advance; 0 = off. */
+     * complete line) to this percentage of its natural advance; 0 = off.
+     * NaN, infinities, negative values and values above 10000 are refused
+     * (bad_argument, the value in the error's detail). */
     float justify_percent;
 } fv_gr_shape_request;
 
