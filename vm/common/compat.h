@@ -28,6 +28,15 @@
 #endif
 #define FV_ALWAYS(x) (!FV_NEVER(!(x)))
 
+/* Adds 1 to a plain uint64_t counter shared by threads (relaxed: only the
+ * count matters).  The public API hands out uint64_t arrays, not _Atomic
+ * ones, hence the builtin. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FV_ATOMIC_INC_U64(p) ((void)__atomic_fetch_add((p), (uint64_t)1, __ATOMIC_RELAXED))
+#else
+#define FV_ATOMIC_INC_U64(p) ((void)(++*(p)))
+#endif
+
 #define FV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

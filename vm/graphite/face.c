@@ -214,9 +214,15 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     /* graphite2's gr_bidirtl bits: 1 rtl, 2 no bidi, 4 no mirroring */
     seg.dir = (uint8_t)((uint32_t)req->rtl & 7u);
     seg.pass_bits = silf->attr_skip_passes ? 0xffffffffu : 0;
-    seg.trace = face->trace;
-    seg.trace_user = face->trace_user;
-    seg.op_counts = face->op_counts;
+    if (req->trace || req->op_counts) {
+        seg.trace = req->trace;
+        seg.trace_user = req->trace_user;
+        seg.op_counts = req->op_counts;
+    } else {
+        seg.trace = face->trace;
+        seg.trace_user = face->trace_user;
+        seg.op_counts = face->op_counts;
+    }
     seg.num_chars = (uint32_t)req->length;
     seg.chars = fv_mem_array(seg.mem, req->length ? req->length : 1, sizeof(grv_char));
     seg.feats = fv_mem_array(seg.mem, face->num_features ? face->num_features : 1,

@@ -336,8 +336,9 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
     const grv_insn *ip = insns;
     for (;; ip++) {
         if (instrumented && ip->xop < GRV_XOP_TEMP_COPY) {
+            /* atomic: threads may share one counter array (graphite.h) */
             if (seg->op_counts)
-                seg->op_counts[ip->op]++;
+                FV_ATOMIC_INC_U64(&seg->op_counts[ip->op]);
             if (seg->trace) {
                 fv_gr_trace_event ev;
                 memset(&ev, 0, sizeof ev);

@@ -4,7 +4,15 @@
  * fv_gr_shape shapes one segment of text with graphite2's semantics.
  * Positions are in font units (no scaling), as graphite2 with a NULL font.
  * The owner of vm/graphite may extend this header but must keep what is
- * here. */
+ * here.
+ *
+ * Threads: a face is read-only while shaping, so several threads may call
+ * fv_gr_shape on one face at once (each segment is the caller's; the
+ * font's memory accounting is atomic).  fv_gr_set_trace changes the face:
+ * call it before the face is shared, or while no fv_gr_shape runs on it.
+ * To trace or count one call among several, put the hook and counters in
+ * that call's request; opcode counters are incremented atomically, so
+ * threads may share one array. */
 #ifndef FONTVM_GRAPHITE_H
 #define FONTVM_GRAPHITE_H
 
@@ -26,6 +34,8 @@ typedef struct fv_gr_feature_setting {
     int32_t value;
 } fv_gr_feature_setting;
 
+struct fv_gr_trace_event;
+
 typedef struct fv_gr_shape_request {
     const uint32_t *text;               /* Unicode scalar values */
     size_t length;
@@ -39,6 +49,12 @@ typedef struct fv_gr_shape_request {
      * NaN, infinities, negative values and values above 10000 are refused
      * (bad_argument, the value in the error's detail). */
     float justify_percent;
+    /* Tracing for this call only (see fv_gr_set_trace; the same types as
+     * fv_gr_trace_fn): when `trace` or `op_counts` is set, this call uses
+     * these three and not the face's. */
+    void (*trace)(void *user, const struct fv_gr_trace_event *ev);
+    void *trace_user;
+    uint64_t *op_counts;
 } fv_gr_shape_request;
 
 typedef struct fv_gr_slot_info {
@@ -99,7 +115,9 @@ typedef struct fv_gr_trace_event {
 typedef void (*fv_gr_trace_fn)(void *user, const fv_gr_trace_event *ev);
 
 /* Sets the trace hook and an optional array of 256 opcode execution counters
- * (incremented, never reset, by every later fv_gr_shape on this face). */
+ * (incremented atomically, never reset, by every later fv_gr_shape on this
+ * face whose request brings no hooks of its own).  Not while another thread
+ * shapes with this face (see Threads above). */
 FV_API void fv_gr_set_trace(fv_gr_face *face, fv_gr_trace_fn fn, void *user,
                             uint64_t *op_counts);
 /* Mnemonic of a Graphite opcode ("PUSH_BYTE"), NULL if unknown. */
