@@ -29,7 +29,7 @@
 #define MAX_LINE_CHARS 65536
 
 typedef struct counts {
-    long cases, identical, different, err_fv, err_ref, err_both;
+    long cases, identical, different, err_fv, err_ref, err_both, hardening_limit;
 } counts;
 
 typedef struct runner {
@@ -48,6 +48,7 @@ typedef struct runner {
      * then a failed shaping on that side, so a font both engines reject is
      * counted as agreement ("fails in both"), not as a runner failure. */
     char fv_open_error[GRC_ERROR_MAX], gr2_open_error[GRC_ERROR_MAX], hb_open_error[GRC_ERROR_MAX];
+    int fv_open_budget;  /* fontvm refused the face at a budget (budget_table_size) */
     long detail_gr, detail_hb;
     /* fontvm's executed-opcode counts over every line, for the gr_opcodes
      * record.  Counted while shaping for the first reference only, so a
@@ -143,6 +144,7 @@ static void count(counts *c, grc_status st)
     case GRC_ERROR_FONTVM_ONLY: c->err_fv++; break;
     case GRC_ERROR_REF_ONLY: c->err_ref++; break;
     case GRC_ERROR_BOTH: c->err_both++; break;
+    case GRC_HARDENING_LIMIT: c->hardening_limit++; break;
     }
 }
 
@@ -224,6 +226,7 @@ static int shape_fontvm_or_self(runner *R, const grc_request *req, grc_run *out)
         return shape_graphite2(R, req, out);
     if (!R->face) {
         failed_run(out, R->fv_open_error);
+        out->hardening_limit = R->fv_open_budget;
         return 0;
     }
     return grc_fv_shape(R->face, req, out);
@@ -295,13 +298,13 @@ static int do_line(runner *R, long line, const char *text, size_t text_len, uint
 static void emit_summary(runner *R, const char *ref, const counts *c, double seconds)
 {
     const char *name = fv_font_family(R->font);
-    emit(json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "type", "gr_summary",
+    emit(json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}", "type", "gr_summary",
                    "font", R->font_path, "font_name", name ? name : "", "texts", R->texts,
                    "features", R->features_text, "ref", ref, "cases", (json_int_t)c->cases,
                    "identical", (json_int_t)c->identical, "different", (json_int_t)c->different,
                    "error_fontvm_only", (json_int_t)c->err_fv, "error_ref_only",
-                   (json_int_t)c->err_ref, "error_both", (json_int_t)c->err_both, "seconds",
-                   seconds));
+                   (json_int_t)c->err_ref, "error_both", (json_int_t)c->err_both,
+                   "hardening_limit", (json_int_t)c->hardening_limit, "seconds", seconds));
 }
 
 /* Executed-opcode counts keyed by the names of vm/graphite/opcodes.def
@@ -405,6 +408,7 @@ int main(int argc, char **argv)
     if (fv_open != FV_OK || fv_gr_face_new(R.font, &R.face, &err) != FV_OK) {
         R.face = NULL;
         fv_error_format(&err, R.fv_open_error, sizeof R.fv_open_error);
+        R.fv_open_budget = fv_status_is_budget(err.kind);
     }
     if (!cps) {
         emit_error("out of memory");

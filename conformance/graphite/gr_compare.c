@@ -16,12 +16,14 @@ static grc_diff diff_at(grc_status st, long slot, const char *what)
     return d;
 }
 
-static grc_diff error_diff(int ref_ok, int fv_ok)
+static grc_diff error_diff(int ref_ok, int fv_ok, int fv_hardening_limit)
 {
     if (!ref_ok && !fv_ok)
         return diff_at(GRC_ERROR_BOTH, -1, "error");
     if (!ref_ok)
         return diff_at(GRC_ERROR_REF_ONLY, -1, "error");
+    if (fv_hardening_limit)
+        return diff_at(GRC_HARDENING_LIMIT, -1, "budget");
     return diff_at(GRC_ERROR_FONTVM_ONLY, -1, "error");
 }
 
@@ -33,7 +35,7 @@ static int close_enough(double a, double b)
 grc_diff grc_compare_gr(const grc_run *ref, const grc_run *fv)
 {
     if (!ref->ok || !fv->ok)
-        return error_diff(ref->ok, fv->ok);
+        return error_diff(ref->ok, fv->ok, fv->hardening_limit);
     size_t n = ref->num_glyphs < fv->num_glyphs ? ref->num_glyphs : fv->num_glyphs;
     for (size_t i = 0; i < n; i++) {
         const grc_glyph *a = &ref->glyphs[i], *b = &fv->glyphs[i];
@@ -59,7 +61,7 @@ grc_diff grc_compare_gr(const grc_run *ref, const grc_run *fv)
 grc_diff grc_compare_hb(const grc_hb_run *ref, const grc_hb_run *fv)
 {
     if (!ref->ok || !fv->ok)
-        return error_diff(ref->ok, fv->ok);
+        return error_diff(ref->ok, fv->ok, fv->hardening_limit);
     size_t n = ref->num_glyphs < fv->num_glyphs ? ref->num_glyphs : fv->num_glyphs;
     for (size_t i = 0; i < n; i++) {
         const grc_hb_glyph *a = &ref->glyphs[i], *b = &fv->glyphs[i];

@@ -65,6 +65,7 @@ typedef struct grc_char {
 typedef struct grc_run {
     int ok;
     char error[GRC_ERROR_MAX];
+    int hardening_limit;        /* failed with a budget_* error (fontvm only) */
     size_t num_glyphs;
     grc_glyph *glyphs;
     double advance_x, advance_y;
@@ -89,6 +90,7 @@ typedef struct grc_hb_glyph {
 typedef struct grc_hb_run {
     int ok;
     char error[GRC_ERROR_MAX];
+    int hardening_limit;        /* as grc_run's */
     size_t num_glyphs;
     grc_hb_glyph *glyphs;
 } grc_hb_run;
@@ -154,7 +156,10 @@ typedef enum grc_status {
     GRC_DIFFERENT,
     GRC_ERROR_FONTVM_ONLY,
     GRC_ERROR_REF_ONLY,
-    GRC_ERROR_BOTH
+    GRC_ERROR_BOTH,
+    /* fontvm stopped at one of its work budgets (a budget_* error) where
+     * the reference shaped: a limit fontvm sets on purpose (RECORDS.md) */
+    GRC_HARDENING_LIMIT
 } grc_status;
 
 const char *grc_status_name(grc_status s);

@@ -67,6 +67,7 @@ int grc_derive_hb(const grc_run *run, const grc_request *req, grc_hb_run *out)
     memset(out, 0, sizeof *out);
     if (!run->ok) {
         memcpy(out->error, run->error, sizeof out->error);
+        out->hardening_limit = run->hardening_limit;
         return 0;
     }
     size_t n = run->num_glyphs;

@@ -41,6 +41,7 @@ int grc_fv_shape_justified(fv_gr_face *face, const grc_request *req, float justi
     fv_error_clear(&err);
     if (fv_gr_shape(face, &r, &seg, &err) != FV_OK || !seg) {
         fv_error_format(&err, out->error, sizeof out->error);
+        out->hardening_limit = fv_status_is_budget(err.kind);
         return 0;
     }
     out->glyphs = calloc(seg->num_slots ? seg->num_slots : 1, sizeof *out->glyphs);

@@ -28,6 +28,7 @@ const char *grc_status_name(grc_status s)
     case GRC_ERROR_FONTVM_ONLY: return "error_fontvm_only";
     case GRC_ERROR_REF_ONLY: return "error_ref_only";
     case GRC_ERROR_BOTH: return "error_both";
+    case GRC_HARDENING_LIMIT: return "hardening_limit";
     }
     return "?";
 }

@@ -4,11 +4,10 @@
  * (atomic increments), per-call counters must count that call only, and
  * the font's memory must come back to where it started.  Built with
  * -fsanitize=thread (the tsan preset) this is also the data race check. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_support.h"
+#include "test_threads.h"
 
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
@@ -69,10 +68,6 @@ typedef struct job {
     int failed;
 } job;
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    return (h ^ v) * 0x100000001B3ULL;
-}
 
 static uint64_t fbits(float v)
 {
@@ -84,7 +79,7 @@ static uint64_t fbits(float v)
 static void *shape_all(void *arg)
 {
     job *j = arg;
-    uint64_t h = 0xCBF29CE484222325ULL;
+    uint64_t h = TEST_DIGEST_START;
     memset(j->counts, 0, sizeof j->counts);
     for (int round = 0; round < ROUNDS; round++) {
         for (size_t l = 0; l < j->text->n; l++) {
@@ -98,16 +93,16 @@ static void *shape_all(void *arg)
             fv_gr_segment *seg = NULL;
             fv_error err;
             fv_status st = fv_gr_shape(j->face, &req, &seg, &err);
-            h = mix(h, (uint64_t)st);
+            h = test_digest(h, (uint64_t)st);
             if (st != FV_OK) {
                 j->failed = 1;
                 continue;
             }
-            h = mix(h, fbits(seg->advance_x));
+            h = test_digest(h, fbits(seg->advance_x));
             for (size_t i = 0; i < seg->num_slots; i++) {
                 const fv_gr_slot_info *s = &seg->slots[i];
-                h = mix(mix(mix(h, s->gid), fbits(s->x)), fbits(s->y));
-                h = mix(mix(mix(h, (uint32_t)s->attached_to), (uint32_t)s->before),
+                h = test_digest(test_digest(test_digest(h, s->gid), fbits(s->x)), fbits(s->y));
+                h = test_digest(test_digest(test_digest(h, (uint32_t)s->attached_to), (uint32_t)s->before),
                         (uint32_t)s->after);
             }
             fv_gr_segment_free(j->face, seg);
@@ -155,11 +150,7 @@ static void test_threads_match_sequential(void **state)
     assert_int_equal(total(face_counts), 0); /* the requests' counters took it all */
     size_t live_before = fv_font_memory_in_use(font);
 
-    pthread_t th[THREADS];
-    for (int t = 0; t < THREADS; t++)
-        assert_int_equal(pthread_create(&th[t], NULL, shape_all, &together[t]), 0);
-    for (int t = 0; t < THREADS; t++)
-        assert_int_equal(pthread_join(th[t], NULL), 0);
+    test_run_in_threads(shape_all, together, sizeof together[0], THREADS);
 
     for (int t = 0; t < THREADS; t++) {
         assert_int_equal(alone[t].failed, 0);

@@ -10,3 +10,15 @@ fontvm_add_test(test_gr_hardening test_gr_hardening.c)
 # under ThreadSanitizer by the tsan preset.
 find_package(Threads REQUIRED)
 fontvm_add_test(test_gr_threads test_gr_threads.c LIBS Threads::Threads)
+# How close the default corpus comes to the Graphite work budget: every
+# segment of conform.toml's Graphite jobs (default features) must stay 10x
+# under its segment and pass budgets (the full survey with the feature
+# sweeps: README.md, "Hardening").
+add_executable(gr_budget_survey ${CMAKE_CURRENT_LIST_DIR}/gr_budget_survey.c)
+target_compile_options(gr_budget_survey PRIVATE ${FONTVM_WARNINGS})
+target_link_libraries(gr_budget_survey PRIVATE fontvm_internal)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+add_test(NAME graphite_budget_headroom
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/budget_survey.py
+          $<TARGET_FILE:gr_budget_survey> --default-features-only)
+set_tests_properties(graphite_budget_headroom PROPERTIES TIMEOUT 300)

@@ -4,10 +4,9 @@
  * memory accounting (shared by all threads, fv_mem) must come back to
  * where it started.  Built with -fsanitize=thread this is also the data
  * race check (see vm/common/mem.h). */
-#include <pthread.h>
 #include <string.h>
 
-#include "test_support.h"
+#include "test_threads.h"
 
 #include "fontvm/fontvm.h"
 #include "fontvm/tt.h"
@@ -24,10 +23,6 @@ typedef struct job {
     int failed;      /* setup failures */
 } job;
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    return (h ^ v) * 0x100000001B3ULL;
-}
 
 static void *hint_all(void *arg)
 {
@@ -42,15 +37,15 @@ static void *hint_all(void *arg)
         fv_tt_exec_free(exec);
         return NULL;
     }
-    uint64_t h = 0xCBF29CE484222325ULL;
+    uint64_t h = TEST_DIGEST_START;
     for (uint32_t gid = 0; gid < GLYPHS; gid++) {
         fv_tt_outline out;
         fv_status st = fv_tt_hint_glyph(size, exec, gid, &out, &err);
-        h = mix(h, (uint64_t)st);
+        h = test_digest(h, (uint64_t)st);
         if (st == FV_OK) {
-            h = mix(h, (uint32_t)out.advance_x);
+            h = test_digest(h, (uint32_t)out.advance_x);
             for (uint32_t i = 0; i < out.num_points; i++)
-                h = mix(mix(h, (uint32_t)out.x[i]), (uint32_t)out.y[i]);
+                h = test_digest(test_digest(h, (uint32_t)out.x[i]), (uint32_t)out.y[i]);
         }
         fv_tt_outline_free(j->face, &out);
     }
@@ -84,11 +79,7 @@ static void test_threads_match_sequential(void **state)
         hint_all(&alone[t]);
     size_t live_before = fv_font_memory_in_use(font);
 
-    pthread_t th[THREADS];
-    for (int t = 0; t < THREADS; t++)
-        assert_int_equal(pthread_create(&th[t], NULL, hint_all, &together[t]), 0);
-    for (int t = 0; t < THREADS; t++)
-        assert_int_equal(pthread_join(th[t], NULL), 0);
+    test_run_in_threads(hint_all, together, sizeof together[0], THREADS);
 
     for (int t = 0; t < THREADS; t++) {
         assert_int_equal(alone[t].failed, 0);

@@ -8,12 +8,16 @@
 #define FV_HAVE_COMPUTED_GOTO 1
 #define FV_ALWAYS_INLINE inline __attribute__((always_inline))
 #define FV_NOINLINE __attribute__((noinline))
+/* A function only reached when something went wrong: callers keep its
+ * call out of their hot path. */
+#define FV_COLD __attribute__((cold, noinline))
 #else
 #define FV_LIKELY(x) (x)
 #define FV_UNLIKELY(x) (x)
 #define FV_HAVE_COMPUTED_GOTO 0
 #define FV_ALWAYS_INLINE inline
 #define FV_NOINLINE
+#define FV_COLD
 #endif
 
 /* SQLite's NEVER()/ALWAYS(): a check of an invariant the library keeps

@@ -224,6 +224,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         seg.op_counts = face->op_counts;
     }
     seg.num_chars = (uint32_t)req->length;
+    seg.steps_limit = grv_budget_segment_steps(seg.num_chars);
+    seg.steps_stop = seg.steps_limit;
     seg.chars = fv_mem_array(seg.mem, req->length ? req->length : 1, sizeof(grv_char));
     seg.feats = fv_mem_array(seg.mem, face->num_features ? face->num_features : 1,
                              sizeof(int32_t));
@@ -308,7 +310,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             goto done;
         }
         res->num_slots = n;
-        res->slots = fv_mem_array(seg.mem, n ? n : 1, sizeof(fv_gr_slot_info));
+        /* not cleared: the loop below writes every field of every slot */
+        res->slots = fv_mem_alloc(seg.mem, (size_t)(n ? n : 1) * sizeof(fv_gr_slot_info));
         res->num_chars = seg.num_chars;
         res->chars = fv_mem_array(seg.mem, seg.num_chars ? seg.num_chars : 1,
                                   sizeof(fv_gr_char_info));
@@ -353,6 +356,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             res->chars[i].unicode = seg.chars[i].unicode;
             res->chars[i].break_weight = seg.chars[i].break_weight;
         }
+        res->steps = seg.steps;
+        res->max_pass_steps = seg.pass_steps_max;
         res->advance_x = seg.advx;
         res->advance_y = seg.advy;
         *out = res;

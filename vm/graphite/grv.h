@@ -12,7 +12,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "common/compat.h"
 #include "common/mem.h"
@@ -46,6 +45,42 @@
  * no known input makes, could reach it. */
 #define GRV_PASS_STEPS(slots, max_rule_loop) \
     (((uint64_t)(slots) + 2) * ((uint64_t)(max_rule_loop) + 2))
+
+/* ---- work budget of a segment (issue 14) ----
+ * graphite2 bounds the steps of a pass (none of our GRV_PASS_STEPS) and
+ * the growth of the slot stream (GRV_SEG_GROWTH, mirrored: an Insert past
+ * it makes the rule die), but not the work of one step: up to 128
+ * candidate rules (MAX_RULES), each testing its constraint at up to 63
+ * slots, each run up to 64K instructions long, and every pass of up to 128
+ * may loop so.  fontvm counts that work in steps (budget.h's unit: one
+ * instruction run or skipped, one slot the FSM walked, one candidate rule
+ * offered, one pass-loop step) and stops a segment that spends more than
+ * its budget, which grows with its text; one pass may spend a quarter of
+ * it.
+ * graphite2 has no such limit: a segment stopped here is a hardening limit
+ * (budget_steps), not a refusal graphite2 makes.  Headroom over the default
+ * corpus and the time bound: README.md, "Hardening". */
+#define GRV_BUDGET_STEPS_BASE 500000ull
+#define GRV_BUDGET_STEPS_PER_CHAR 50000ull
+#define GRV_BUDGET_PASS_STEPS_BASE 125000ull
+#define GRV_BUDGET_PASS_STEPS_PER_CHAR 12500ull
+/* Steps one slot positioned costs (Slot::finalise: a metric of a cluster
+ * or an attachment-point read positions a whole tree with one instruction);
+ * measured ~30 ns a slot against ~2 ns a simple step. */
+#define GRV_STEPS_PER_SLOT_POSITIONED 16u
+/* Bytes an LZ4-compressed Silf or Glat table may expand to.  graphite2
+ * takes any size its 27-bit field holds (128 MB) and so did fontvm, up to
+ * the font's memory cap; the largest in the default corpus is Awami
+ * Nastaliq's Silf, 1,331,103 bytes (from 167,035). */
+#define GRV_BUDGET_TABLE_BYTES (32u * 1024u * 1024u)
+static inline uint64_t grv_budget_segment_steps(uint32_t chars)
+{
+    return GRV_BUDGET_STEPS_BASE + GRV_BUDGET_STEPS_PER_CHAR * chars;
+}
+static inline uint64_t grv_budget_pass_steps(uint32_t chars)
+{
+    return GRV_BUDGET_PASS_STEPS_BASE + GRV_BUDGET_PASS_STEPS_PER_CHAR * chars;
+}
 
 #define GRV_NIL (-1)
 
@@ -335,6 +370,11 @@ typedef struct grv_seg {
     float advx, advy;
     int cur_pass, cur_rule;   /* for provenance and tracing; rule -1: pass constraint */
     int in_constraint;        /* running constraint code */
+    /* Work budget (grv_budget_*): steps spent by the segment so far, and
+     * where the running pass must stop (the segment's limit or the pass's,
+     * whichever comes first). */
+    uint64_t steps, steps_stop, steps_limit;
+    uint64_t pass_steps_max;  /* most steps any one pass took (measurement) */
     /* A link that named no slot of the pool (grv_link): the first such
      * index, and the slot grv_link hands out instead.  Never set unless an
      * engine invariant broke; the segment then fails with gr_slot_link. */
@@ -368,7 +408,8 @@ typedef enum grv_status {
     GRV_STACK_NOT_EMPTY,
     GRV_STACK_OVERFLOW,
     GRV_SLOT_OFFSET_OUT_OF_BOUNDS,
-    GRV_DIED_EARLY
+    GRV_DIED_EARLY,
+    GRV_OUT_OF_STEPS      /* the segment's or the pass's step budget is spent */
 } grv_status;
 
 typedef struct grv_machine {
@@ -442,7 +483,7 @@ static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
  * (FV_NEVER): a link outside the pool gives the segment's spare slot, whose
  * links are all GRV_NIL so that every walk ends, and records the fault;
  * fv_gr_shape then fails the segment with gr_slot_link. */
-grv_slot *grv_link_fault(grv_seg *seg, int32_t i);
+FV_COLD grv_slot *grv_link_fault(grv_seg *seg, int32_t i);
 static inline grv_slot *grv_link(grv_seg *seg, int32_t i)
 {
     if (FV_NEVER((uint32_t)i >= seg->pool_len))
@@ -459,14 +500,11 @@ static inline size_t grv_words_per_slot(const grv_seg *seg)
 }
 /* The words of slot `i`; a link outside the pool gives the spare row
  * after the pool's (grv_reserve_slots) and records the fault (grv_link). */
+FV_COLD int16_t *grv_words_fault(grv_seg *seg, int32_t i);
 static inline int16_t *grv_slot_words(grv_seg *seg, int32_t i)
 {
-    if (FV_NEVER((uint32_t)i >= seg->pool_len)) {
-        grv_link_fault(seg, i);
-        int16_t *spare = seg->words + (size_t)seg->pool_cap * grv_words_per_slot(seg);
-        memset(spare, 0, grv_words_per_slot(seg) * sizeof(int16_t));
-        return spare;
-    }
+    if (FV_NEVER((uint32_t)i >= seg->pool_len))
+        return grv_words_fault(seg, i);
     return seg->words + (size_t)i * grv_words_per_slot(seg);
 }
 /* User attribute `sub` of slot `i` (a valid slot), 0 past the font's

@@ -69,6 +69,15 @@ static void touch(grv_seg *seg, int32_t s)
     }
 }
 
+/* After an opcode that walked an attachment tree or a slot list (counted
+ * in seg->steps as it went): the run stops as soon as the budget is spent,
+ * not at its end, since one such opcode may cost thousands of steps. */
+static inline void spent_check(grv_machine *m, const grv_seg *seg)
+{
+    if (FV_UNLIKELY(seg->steps > seg->steps_stop))
+        m->status = GRV_OUT_OF_STEPS;
+}
+
 static void ensure_positioned(vmregs *r, uint32_t slat)
 {
     if ((slat == GRV_SLAT_POSX || slat == GRV_SLAT_POSY) && !r->m->positioned) {
@@ -77,6 +86,7 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
         float ax, ay;
         grv_position_slots(r->seg, b[0], last, grv_currdir(r->seg), &ax, &ay);
         r->m->positioned = 1;
+        spent_check(r->m, r->seg);
     }
 }
 
@@ -333,8 +343,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             m->status = GRV_DIED_EARLY;
         goto out;
     }
-    const grv_insn *ip = insns;
-    for (;; ip++) {
+    for (const grv_insn *ip = insns;; ip++) {
         if (instrumented && ip->xop < GRV_XOP_TEMP_COPY) {
             /* atomic: threads may share one counter array (graphite.h) */
             if (seg->op_counts)
@@ -533,6 +542,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             /* decode_insn checked that the offsets lie inside the code */
             const uint8_t *offs = code->code.data + ip->a;
             int32_t mn = -1, mx = -1;
+            seg->steps += ip->u8;
             for (int k = 0; k < ip->u8; k++) {
                 int32_t ts = slot_at(&r, (int8_t)offs[k]);
                 if (ts == GRV_NIL)
@@ -579,6 +589,8 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             }
             grv_set_attr(seg, r.map, r.is, slat, idx, val);
             touch(seg, r.is);
+            if (slat == GRV_SLAT_ATTTO) /* walks the trees it joins */
+                spent_check(m, seg);
             CHECKED;
         }
         case GRV_OP_ATTR_SET_SLOT:
@@ -594,6 +606,8 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             if (r.is != GRV_NIL) {
                 grv_set_attr(seg, r.map, r.is, slat, sub, val);
                 touch(seg, r.is);
+                if (slat == GRV_SLAT_ATTTO) /* walks the trees it joins */
+                    spent_check(m, seg);
             }
             CHECKED;
         }
@@ -627,6 +641,8 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                 if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && grv_link(seg, sl)->parent != GRV_NIL)
                     sl = grv_link(seg, sl)->parent;
                 PUSH(grv_glyph_metric(seg, sl, ip->u8, (uint32_t)ip->a));
+                if (ip->a) /* a cluster's metric positions its tree */
+                    spent_check(m, seg);
             }
             CHECKED;
         }
@@ -699,6 +715,8 @@ out:;
 
 int32_t grv_run(grv_machine *m, const grv_code *code, int *mapi, int mapb, int32_t *is_out)
 {
+    /* The work budget was charged for this run before it (pass.c); opcodes
+     * that walk trees charge as they go (spent_check). */
     if (FV_UNLIKELY(m->seg->op_counts != NULL || m->seg->trace != NULL))
         return run_code(m, code, mapi, mapb, is_out, 1);
     return run_code(m, code, mapi, mapb, is_out, 0);

@@ -9,10 +9,14 @@
 
 typedef struct grv_fsm {
     grv_slotmap map;
-    uint16_t rules[128];
+    /* The candidate rules of a match: num_rules entries at `rules`, which
+     * points into the pass's rule map while one success state contributed
+     * (nothing copied) and into buf[] once lists were merged. */
+    const uint16_t *rules;
     uint32_t num_rules;
-    uint16_t tmp[128];
+    uint16_t buf[2][128];
     int32_t bad_link;   /* run_fsm's -1: the link that left the pool */
+    uint32_t merged;    /* rule-list entries accumulate merged (work budget) */
 } grv_fsm;
 
 static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
@@ -54,40 +58,44 @@ static void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
     if (a == e)
         return;
     if (fsm->num_rules == 0) {
-        /* the first success state of a match: its list as it is */
-        memcpy(fsm->rules, p->state_rules + a, (e - a) * sizeof(uint16_t));
+        /* the first success state of a match: its list as it is, in place */
+        fsm->rules = p->state_rules + a;
         fsm->num_rules = e - a;
         return;
     }
+    fsm->merged += (e - a) + fsm->num_rules;
+    /* merge into whichever buffer the current list is not in */
+    const uint16_t *cur = fsm->rules;
+    uint16_t *out = cur == fsm->buf[0] ? fsm->buf[1] : fsm->buf[0];
     uint32_t i = 0, j = a, n = 0;
     while (i < fsm->num_rules && n < GRV_MAX_RULES) {
-        uint16_t x = fsm->rules[i], y = p->state_rules[j];
+        uint16_t x = cur[i], y = p->state_rules[j];
         int x_first = p->rules[x].sort != p->rules[y].sort ? p->rules[x].sort > p->rules[y].sort
                                                             : x < y;
         int y_first = p->rules[x].sort != p->rules[y].sort ? p->rules[y].sort > p->rules[x].sort
                                                             : y < x;
         if (x_first) {
-            fsm->tmp[n++] = x;
+            out[n++] = x;
             i++;
         } else if (y_first) {
-            fsm->tmp[n++] = y;
+            out[n++] = y;
             j++;
         } else {
-            fsm->tmp[n++] = x;
+            out[n++] = x;
             i++;
             j++;
         }
         if (j == e) {
             while (i < fsm->num_rules && n < GRV_MAX_RULES)
-                fsm->tmp[n++] = fsm->rules[i++];
-            memcpy(fsm->rules, fsm->tmp, n * sizeof(uint16_t));
+                out[n++] = cur[i++];
+            fsm->rules = out;
             fsm->num_rules = n;
             return;
         }
     }
     while (j < e && n < GRV_MAX_RULES)
-        fsm->tmp[n++] = p->state_rules[j++];
-    memcpy(fsm->rules, fsm->tmp, n * sizeof(uint16_t));
+        out[n++] = p->state_rules[j++];
+    fsm->rules = out;
     fsm->num_rules = n;
 }
 
@@ -107,6 +115,7 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
     const grv_slot *const slots = seg->slots;
     const uint32_t pool_len = seg->pool_len;
     fsm->num_rules = 0;
+    fsm->merged = 0;
     int ctxt = 0;
     const int max_pre = p->max_pre;
     if (FV_NEVER((uint32_t)slot >= pool_len))
@@ -176,6 +185,20 @@ bad_link:
     return -1;
 }
 
+/* Charges the work budget for `runs` runs of `code` before they start: its
+ * length in instructions per run, which bounds what a run can execute
+ * (rule code has no backward jump).  0 when that spends the budget: the
+ * machine's status then says so and nothing runs. */
+static inline int charge(grv_seg *seg, grv_machine *m, const grv_code *code, uint32_t runs)
+{
+    seg->steps += (uint64_t)runs * code->num_insns;
+    if (FV_UNLIKELY(seg->steps > seg->steps_stop)) {
+        m->status = GRV_OUT_OF_STEPS;
+        return 0;
+    }
+    return 1;
+}
+
 static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint32_t ri)
 {
     grv_slotmap *map = m->map;
@@ -187,6 +210,8 @@ static int test_constraint(grv_seg *seg, grv_machine *m, const grv_rule *r, uint
         return 0;
     if (r->constraint.code.len == 0)
         return 1;
+    if (!charge(seg, m, &r->constraint, r->sort))
+        return 0;
     seg->cur_rule = (int)ri;
     seg->in_constraint = 1;
     for (int n = 0; n < r->sort; n++) {
@@ -260,6 +285,9 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
     int found = run_fsm(seg, p, fsm, start);
     if (FV_NEVER(found < 0))
         grv_link_fault(seg, fsm->bad_link);
+    /* the step, the slots the FSM walked, the rules it offers and the
+     * rule lists it merged */
+    seg->steps += 1u + (uint32_t)fsm->map.size + fsm->num_rules + fsm->merged;
     if (found > 0) {
         for (uint32_t k = 0; k < fsm->num_rules; k++) {
             uint32_t ri = fsm->rules[k];
@@ -291,7 +319,9 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 int mi = map->context;
                 map->highpassed = 0;
                 int32_t is;
-                int32_t ret = grv_run(m, &r->action, &mi, map->context, &is);
+                int32_t ret = charge(seg, m, &r->action, 1)
+                                  ? grv_run(m, &r->action, &mi, map->context, &is)
+                                  : 0;
                 if (m->status != GRV_FINISHED) {
                     *slot = GRV_NIL;
                     map->highwater = GRV_NIL;
@@ -323,14 +353,35 @@ static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
     push_slot(map, seg->first);
     int mi = 0;
     seg->cur_rule = -1;
+    if (!charge(seg, m, &p->pass_constraint, 1))
+        return 0;
     seg->in_constraint = 1;
     int32_t ret = grv_run(m, &p->pass_constraint, &mi, 0, NULL);
     seg->in_constraint = 0;
     return ret && m->status == GRV_FINISHED;
 }
 
-static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fsm, int reverse,
-                          fv_error *err)
+/* The step budget ran out in pass pi: which one (the segment's or the
+ * pass's) and how far it got. */
+static fv_status budget_spent(const grv_seg *seg, uint32_t pi, uint64_t pass_start, fv_error *err)
+{
+    fv_error_clear(err);
+    err->kind = FV_E_BUDGET_STEPS;
+    err->program = FV_PROG_GR_PASS;
+    err->index = (int64_t)seg->steps; /* where it stopped: the tests' step bound */
+    if (seg->steps_stop >= seg->steps_limit)
+        snprintf(err->detail, sizeof err->detail,
+                 "pass %u: segment step budget (%llu for %u chars) spent", pi,
+                 (unsigned long long)seg->steps_limit, seg->num_chars);
+    else
+        snprintf(err->detail, sizeof err->detail,
+                 "pass %u: pass step budget (%llu for %u chars) spent", pi,
+                 (unsigned long long)(seg->steps_stop - pass_start), seg->num_chars);
+    return FV_E_BUDGET_STEPS;
+}
+
+static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fsm,
+                                int reverse, fv_error *err)
 {
     const grv_pass *p = &seg->face->silf.passes[pi];
     int32_t s = seg->first;
@@ -368,6 +419,8 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
             find_and_do_rule(seg, p, pi, m, fsm, &s);
             if (m->status != GRV_FINISHED)
                 goto machine_fail;
+            if (FV_UNLIKELY(seg->steps > seg->steps_stop))
+                return FV_E_BUDGET_STEPS; /* run_pass names it */
             if (s != GRV_NIL && (s == map->highwater || map->highpassed || --lc == 0)) {
                 if (!lc)
                     s = map->highwater;
@@ -381,6 +434,8 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
         return grv_coll_run_pass(seg, p, pi, err);
     return FV_OK;
 machine_fail:
+    if (m->status == GRV_OUT_OF_STEPS)
+        return FV_E_BUDGET_STEPS;
     fv_error_clear(err);
     err->kind = FV_E_GR_SEGMENT_FAILED;
     err->program = FV_PROG_GR_PASS;
@@ -388,6 +443,22 @@ machine_fail:
     snprintf(err->detail, sizeof err->detail, "pass %u rule %d: machine status %d", pi,
              seg->cur_rule, (int)m->status);
     return FV_E_GR_SEGMENT_FAILED;
+}
+
+/* One pass under its step budget: the pass may spend
+ * grv_budget_pass_steps, and never more than the segment has left. */
+static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fsm, int reverse,
+                          fv_error *err)
+{
+    const uint64_t pass_start = seg->steps;
+    const uint64_t pass_stop = pass_start + grv_budget_pass_steps(seg->num_chars);
+    seg->steps_stop = pass_stop < seg->steps_limit ? pass_stop : seg->steps_limit;
+    fv_status st = run_pass_rules(seg, pi, m, fsm, reverse, err);
+    if (st == FV_E_BUDGET_STEPS)
+        return budget_spent(seg, pi, pass_start, err);
+    if (seg->steps - pass_start > seg->pass_steps_max)
+        seg->pass_steps_max = seg->steps - pass_start;
+    return st;
 }
 
 /* Mirroring (attrMirroring): graphite2 mirrors rtl segments only when bidi
@@ -424,6 +495,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
     fsm->map.highpassed = 0;
     fsm->map.buf[0] = GRV_NIL;
     fsm->num_rules = 0;
+    fsm->rules = NULL;
     /* graphite2 creates the collision state once, after the characters
      * are associated and before the first positioning pass */
     if (!dobidi && first == silf->i_pos && (silf->flags & 0x20) && !seg->coll) {

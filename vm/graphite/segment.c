@@ -18,10 +18,11 @@ static void init_slot(grv_slot *s)
 }
 
 /* Grows the slot pool to at least `cap` slots: one allocation each for the
- * slots (not cleared: grv_new_slot initialises each slot it hands out) and
- * their words (cleared: a new slot's user attributes are 0 and its
- * justification values not loaded; grv_free_slot clears them again), plus
- * one spare row of words after the pool's (grv_slot_words). */
+ * slots and their words, plus one spare row of words after the pool's
+ * (grv_slot_words), none of it cleared: grv_new_slot initialises each slot
+ * it hands out and clears its words (a new slot's user attributes are 0
+ * and its justification values not loaded; grv_free_slot clears them
+ * again). */
 int grv_reserve_slots(grv_seg *seg, uint32_t cap)
 {
     if (cap <= seg->pool_cap)
@@ -31,7 +32,8 @@ int grv_reserve_slots(grv_seg *seg, uint32_t cap)
         ((uint64_t)cap + 1) * nw * sizeof(int16_t) > SIZE_MAX / 2)
         return 0;
     grv_slot *ns = fv_mem_alloc(seg->mem, (size_t)cap * sizeof(grv_slot));
-    int16_t *nwords = fv_mem_array(seg->mem, ((size_t)cap + 1) * nw, sizeof(int16_t));
+    /* not cleared: grv_new_slot clears a slot's words as it hands it out */
+    int16_t *nwords = fv_mem_alloc(seg->mem, ((size_t)cap + 1) * nw * sizeof(int16_t));
     if (!ns || !nwords) {
         fv_mem_free(seg->mem, ns);
         fv_mem_free(seg->mem, nwords);
@@ -58,6 +60,14 @@ grv_slot *grv_link_fault(grv_seg *seg, int32_t i)
     }
     init_slot(&seg->spare);
     return &seg->spare;
+}
+
+int16_t *grv_words_fault(grv_seg *seg, int32_t i)
+{
+    grv_link_fault(seg, i);
+    int16_t *spare = seg->words + (size_t)seg->pool_cap * grv_words_per_slot(seg);
+    memset(spare, 0, grv_words_per_slot(seg) * sizeof(int16_t));
+    return spare;
 }
 
 fv_status grv_link_status(const grv_seg *seg, fv_error *err)
@@ -96,8 +106,11 @@ int32_t grv_new_slot(grv_seg *seg)
             !grv_reserve_slots(seg, cap ? cap * 2 : 16))
             return GRV_NIL;
     }
+    /* a new index, not a link: the pool has room for it (above) */
     int32_t i = (int32_t)seg->pool_len++;
-    init_slot(grv_link(seg, i));
+    init_slot(&seg->slots[i]);
+    memset(seg->words + (size_t)i * grv_words_per_slot(seg), 0,
+           grv_words_per_slot(seg) * sizeof(int16_t));
     return i;
 }
 
@@ -115,7 +128,7 @@ void grv_free_slot(grv_seg *seg, int32_t si)
         seg->last = s->prev;
     if (s->parent != GRV_NIL)
         grv_slot_remove_child(seg, s->parent, si);
-    for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++) {
+    for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++, seg->steps++) {
         int32_t c = s->child;
         if (grv_link(seg, c)->parent == si) {
             grv_link(seg, c)->parent = GRV_NIL;
@@ -221,6 +234,7 @@ void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child)
         int n = 0;
         while (c != child && grv_link(seg, c)->sibling != GRV_NIL && n++ < GRV_MAX_DEPTH * 100)
             c = grv_link(seg, c)->sibling;
+        seg->steps += (uint32_t)n; /* the walk, for the work budget */
         if (c != child)
             grv_link(seg, c)->sibling = child;
     }
@@ -241,9 +255,10 @@ void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child)
         if (grv_link(seg, c)->sibling == child) {
             grv_link(seg, c)->sibling = grv_link(seg, child)->sibling;
             grv_link(seg, child)->sibling = GRV_NIL;
-            return;
+            break;
         }
     }
+    seg->steps += (uint32_t)n; /* the walk, for the work budget */
 }
 
 void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int sub,
@@ -383,6 +398,9 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     grv_slot *s = grv_link(seg, si);
     *resx = 0;
     *resy = 0;
+    /* one step of the work budget per slot positioned: rule code can ask
+     * for a whole attachment tree's metrics with one instruction */
+    seg->steps += GRV_STEPS_PER_SLOT_POSITIONED;
     if (depth > GRV_MAX_DEPTH || (attr_level && s->attlevel > attr_level))
         return;
     float shiftx = s->shiftx * (float)(rtl * -2 + 1) + s->just, shifty = s->shifty;

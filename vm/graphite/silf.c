@@ -32,6 +32,14 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
     if (size < 8 || in.len < 8 || in.len - 8 > (size_t)INT32_MAX)
         return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 4,
                          "bad decompressed size");
+    /* A hardening limit (graphite2 takes up to 2^27 bytes): refused before
+     * anything is allocated or decompressed. */
+    if (size > GRV_BUDGET_TABLE_BYTES) {
+        fv_status st = sfnt_fail(err, FV_E_BUDGET_TABLE_SIZE, tag, 4,
+                                 "compressed table expands beyond the size budget");
+        err->index = size;
+        return st;
+    }
     uint8_t *buf = fv_mem_alloc(face->mem, size);
     if (!buf)
         return sfnt_fail(err, FV_E_NOMEM, tag, 4, "decompression buffer");

@@ -85,6 +85,10 @@ typedef struct fv_gr_segment {
     float advance_x, advance_y;
     size_t num_chars;
     fv_gr_char_info *chars;
+    /* Work the segment took, in the steps its budget counts (instructions
+     * run, FSM slots walked, candidate rules, pass-loop steps): in all, and
+     * in its most expensive pass.  For measuring fonts against the budget. */
+    uint64_t steps, max_pass_steps;
 } fv_gr_segment;
 
 /* Tracing (for `fontvm trace` and coverage).  Events are delivered in order
