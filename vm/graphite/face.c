@@ -225,7 +225,8 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     }
     seg.num_chars = (uint32_t)req->length;
     seg.steps_limit = grv_budget_segment_steps(seg.num_chars);
-    seg.steps_stop = seg.steps_limit;
+    /* what the work outside the passes spends (each pass has its own) */
+    fv_budget_start(&seg.budget, (int64_t)seg.steps_limit, 0);
     seg.chars = fv_mem_array(seg.mem, req->length ? req->length : 1, sizeof(grv_char));
     seg.feats = fv_mem_array(seg.mem, face->num_features ? face->num_features : 1,
                              sizeof(int32_t));
@@ -284,6 +285,9 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     if (st != FV_OK)
         goto done;
     seg.cur_pass = -1;
+    /* positioning and justification are not stopped (graphite2's loops,
+     * bounded by the slots): their work is counted for the report only */
+    fv_budget_start(&seg.budget, (int64_t)seg.steps_limit, 0);
     /* finalise: position everything, restore the logical direction.
      * COMPAT(graphite2): positioning takes the font as right to left when
      * its direction is not 0, while the bidi step and the passes test bit 0
@@ -356,7 +360,7 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             res->chars[i].unicode = seg.chars[i].unicode;
             res->chars[i].break_weight = seg.chars[i].break_weight;
         }
-        res->steps = seg.steps;
+        res->steps = seg.steps + fv_budget_used(&seg.budget);
         res->max_pass_steps = seg.pass_steps_max;
         res->advance_x = seg.advx;
         res->advance_y = seg.advy;

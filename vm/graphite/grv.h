@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/budget.h"
 #include "common/compat.h"
 #include "common/mem.h"
 #include "common/reader.h"
@@ -370,10 +371,12 @@ typedef struct grv_seg {
     float advx, advy;
     int cur_pass, cur_rule;   /* for provenance and tracing; rule -1: pass constraint */
     int in_constraint;        /* running constraint code */
-    /* Work budget (grv_budget_*): steps spent by the segment so far, and
-     * where the running pass must stop (the segment's limit or the pass's,
-     * whichever comes first). */
-    uint64_t steps, steps_stop, steps_limit;
+    /* Work budget (grv_budget_*): `budget` is what the running pass may
+     * still spend (its share, or what the segment has left if less), which
+     * every counted piece of work spends (fv_budget_spend); `steps` is what
+     * finished passes spent, `steps_limit` the segment's whole budget. */
+    fv_budget budget;
+    uint64_t steps, steps_limit;
     uint64_t pass_steps_max;  /* most steps any one pass took (measurement) */
     /* A link that named no slot of the pool (grv_link): the first such
      * index, and the slot grv_link hands out instead.  Never set unless an

@@ -70,11 +70,11 @@ static void touch(grv_seg *seg, int32_t s)
 }
 
 /* After an opcode that walked an attachment tree or a slot list (counted
- * in seg->steps as it went): the run stops as soon as the budget is spent,
+ * in seg->budget as it went): the run stops as soon as the budget is spent,
  * not at its end, since one such opcode may cost thousands of steps. */
 static inline void spent_check(grv_machine *m, const grv_seg *seg)
 {
-    if (FV_UNLIKELY(seg->steps > seg->steps_stop))
+    if (FV_UNLIKELY(seg->budget.left < 0))
         m->status = GRV_OUT_OF_STEPS;
 }
 
@@ -542,7 +542,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             /* decode_insn checked that the offsets lie inside the code */
             const uint8_t *offs = code->code.data + ip->a;
             int32_t mn = -1, mx = -1;
-            seg->steps += ip->u8;
+            (void)fv_budget_spend(&seg->budget, ip->u8); /* checked when the run ends */
             for (int k = 0; k < ip->u8; k++) {
                 int32_t ts = slot_at(&r, (int8_t)offs[k]);
                 if (ts == GRV_NIL)

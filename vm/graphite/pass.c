@@ -191,8 +191,7 @@ bad_link:
  * machine's status then says so and nothing runs. */
 static inline int charge(grv_seg *seg, grv_machine *m, const grv_code *code, uint32_t runs)
 {
-    seg->steps += (uint64_t)runs * code->num_insns;
-    if (FV_UNLIKELY(seg->steps > seg->steps_stop)) {
+    if (FV_UNLIKELY(!fv_budget_spend(&seg->budget, (uint64_t)runs * code->num_insns))) {
         m->status = GRV_OUT_OF_STEPS;
         return 0;
     }
@@ -287,7 +286,8 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
         grv_link_fault(seg, fsm->bad_link);
     /* the step, the slots the FSM walked, the rules it offers and the
      * rule lists it merged */
-    seg->steps += 1u + (uint32_t)fsm->map.size + fsm->num_rules + fsm->merged;
+    (void)fv_budget_spend(&seg->budget, 1u + (uint32_t)fsm->map.size + fsm->num_rules +
+                                            fsm->merged); /* checked by the pass loop */
     if (found > 0) {
         for (uint32_t k = 0; k < fsm->num_rules; k++) {
             uint32_t ri = fsm->rules[k];
@@ -361,22 +361,22 @@ static int test_pass_constraint(grv_seg *seg, const grv_pass *p, grv_machine *m)
     return ret && m->status == GRV_FINISHED;
 }
 
-/* The step budget ran out in pass pi: which one (the segment's or the
- * pass's) and how far it got. */
-static fv_status budget_spent(const grv_seg *seg, uint32_t pi, uint64_t pass_start, fv_error *err)
+/* The step budget ran out in pass pi: which one (the pass's share or what
+ * the segment had left) and how far it got. */
+static fv_status budget_spent(const grv_seg *seg, uint32_t pi, int pass_share, fv_error *err)
 {
     fv_error_clear(err);
     err->kind = FV_E_BUDGET_STEPS;
     err->program = FV_PROG_GR_PASS;
     err->index = (int64_t)seg->steps; /* where it stopped: the tests' step bound */
-    if (seg->steps_stop >= seg->steps_limit)
+    if (pass_share)
+        snprintf(err->detail, sizeof err->detail,
+                 "pass %u: pass step budget (%lld for %u chars) spent", pi,
+                 (long long)seg->budget.limit, seg->num_chars);
+    else
         snprintf(err->detail, sizeof err->detail,
                  "pass %u: segment step budget (%llu for %u chars) spent", pi,
                  (unsigned long long)seg->steps_limit, seg->num_chars);
-    else
-        snprintf(err->detail, sizeof err->detail,
-                 "pass %u: pass step budget (%llu for %u chars) spent", pi,
-                 (unsigned long long)(seg->steps_stop - pass_start), seg->num_chars);
     return FV_E_BUDGET_STEPS;
 }
 
@@ -419,7 +419,7 @@ static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_f
             find_and_do_rule(seg, p, pi, m, fsm, &s);
             if (m->status != GRV_FINISHED)
                 goto machine_fail;
-            if (FV_UNLIKELY(seg->steps > seg->steps_stop))
+            if (FV_UNLIKELY(seg->budget.left < 0))
                 return FV_E_BUDGET_STEPS; /* run_pass names it */
             if (s != GRV_NIL && (s == map->highwater || map->highpassed || --lc == 0)) {
                 if (!lc)
@@ -445,19 +445,22 @@ machine_fail:
     return FV_E_GR_SEGMENT_FAILED;
 }
 
-/* One pass under its step budget: the pass may spend
- * grv_budget_pass_steps, and never more than the segment has left. */
+/* One pass under its step budget: the pass may spend its share
+ * (grv_budget_pass_steps), and never more than the segment has left. */
 static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fsm, int reverse,
                           fv_error *err)
 {
-    const uint64_t pass_start = seg->steps;
-    const uint64_t pass_stop = pass_start + grv_budget_pass_steps(seg->num_chars);
-    seg->steps_stop = pass_stop < seg->steps_limit ? pass_stop : seg->steps_limit;
+    const uint64_t seg_left = seg->steps_limit > seg->steps ? seg->steps_limit - seg->steps : 0;
+    const uint64_t share = grv_budget_pass_steps(seg->num_chars);
+    const int pass_share = share < seg_left;
+    fv_budget_start(&seg->budget, (int64_t)(pass_share ? share : seg_left), 0);
     fv_status st = run_pass_rules(seg, pi, m, fsm, reverse, err);
+    const uint64_t used = fv_budget_used(&seg->budget);
+    seg->steps += used;
+    if (used > seg->pass_steps_max)
+        seg->pass_steps_max = used;
     if (st == FV_E_BUDGET_STEPS)
-        return budget_spent(seg, pi, pass_start, err);
-    if (seg->steps - pass_start > seg->pass_steps_max)
-        seg->pass_steps_max = seg->steps - pass_start;
+        return budget_spent(seg, pi, pass_share, err);
     return st;
 }
 

@@ -128,7 +128,8 @@ void grv_free_slot(grv_seg *seg, int32_t si)
         seg->last = s->prev;
     if (s->parent != GRV_NIL)
         grv_slot_remove_child(seg, s->parent, si);
-    for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++, seg->steps++) {
+    for (int n = 0; s->child != GRV_NIL && n < GRV_MAX_DEPTH * 100; n++) {
+        (void)fv_budget_spend(&seg->budget, 1); /* the pass checks it */
         int32_t c = s->child;
         if (grv_link(seg, c)->parent == si) {
             grv_link(seg, c)->parent = GRV_NIL;
@@ -234,7 +235,7 @@ void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child)
         int n = 0;
         while (c != child && grv_link(seg, c)->sibling != GRV_NIL && n++ < GRV_MAX_DEPTH * 100)
             c = grv_link(seg, c)->sibling;
-        seg->steps += (uint32_t)n; /* the walk, for the work budget */
+        (void)fv_budget_spend(&seg->budget, (uint32_t)n); /* the walk; checked by the caller */
         if (c != child)
             grv_link(seg, c)->sibling = child;
     }
@@ -258,7 +259,7 @@ void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child)
             break;
         }
     }
-    seg->steps += (uint32_t)n; /* the walk, for the work budget */
+    (void)fv_budget_spend(&seg->budget, (uint32_t)n); /* the walk; checked by the caller */
 }
 
 void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int sub,
@@ -400,7 +401,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     *resy = 0;
     /* one step of the work budget per slot positioned: rule code can ask
      * for a whole attachment tree's metrics with one instruction */
-    seg->steps += GRV_STEPS_PER_SLOT_POSITIONED;
+    (void)fv_budget_spend(&seg->budget, GRV_STEPS_PER_SLOT_POSITIONED); /* checked by the caller */
     if (depth > GRV_MAX_DEPTH || (attr_level && s->attlevel > attr_level))
         return;
     float shiftx = s->shiftx * (float)(rtl * -2 + 1) + s->just, shifty = s->shifty;
