@@ -185,6 +185,10 @@ for prev, cur in zip(lines, lines[1:]):
 assert calls > 10, calls
 print(f"ok: {calls} function entries start on the stack CALL left")
 PY
+same "trace --glyph by name" -- trace "$font" --ppem 12 --glyph 36 :: trace "$font" --ppem 12 --glyph A
+same "disasm --glyph by name" -- disasm "$font" --table glyf --glyph 36 :: disasm "$font" --table glyf --glyph=A
+expect 2 1 "trace --glyph with two glyphs" -- "$FONTVM" trace "$font" --ppem 12 --glyph 36,37
+check "one glyph wanted" "--glyph '36,37': expected one glyph" err
 charis="$(dirname "$0")/../../corpus/peer/graphite2/fonts/charis_r_gr.ttf"
 expect 0 0 "Graphite trace with arguments" -- "$FONTVM" trace "$charis" -u 4bb --features=1056=1
 check "trace arguments" '^ +0  PushFeat 29, 0 +\[\]$' out

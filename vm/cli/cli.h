@@ -95,6 +95,10 @@ int cli_glyphs_add_spec(const char *cmd, const char *option, const char *spec,
 int cli_glyphs_add_chars(const char *cmd, const uint32_t *cps, size_t n, const fv_font *font,
                          cli_glyph_list *l);
 void cli_glyphs_free(cli_glyph_list *l);
+/* One glyph (--glyph): an id, gidN or a post name, checked against the
+ * font; CLI_OK, or CLI_BAD_INPUT after a usage line naming `option`. */
+int cli_glyph_one(const char *cmd, const char *option, const char *spec, const fv_font *font,
+                  uint32_t *gid);
 
 /* TrueType subcommands (cli_tt.c). */
 /* The sizes --ppem accepts, as usage lines state them. */

@@ -115,3 +115,20 @@ void cli_glyphs_free(cli_glyph_list *l)
     free(l->gids);
     memset(l, 0, sizeof *l);
 }
+
+int cli_glyph_one(const char *cmd, const char *option, const char *spec, const fv_font *font,
+                  uint32_t *gid)
+{
+    cli_names *names = cli_names_open(font);
+    cli_glyph_list l = {NULL, 0, 0};
+    int rc = strchr(spec, ',') || strcmp(spec, "all") == 0
+                 ? cli_bad_value(cmd, option, spec, "expected one glyph: an id or a glyph name")
+                 : cli_glyphs_add_spec(cmd, option, spec, font, names, &l);
+    if (rc == CLI_OK && l.n != 1)
+        rc = cli_bad_value(cmd, option, spec, "expected one glyph: an id or a glyph name");
+    if (rc == CLI_OK)
+        *gid = l.gids[0];
+    cli_glyphs_free(&l);
+    cli_names_close(names);
+    return rc;
+}

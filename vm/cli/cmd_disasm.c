@@ -10,13 +10,15 @@
 #include "tt/opcodes.h"
 
 static const char help[] =
-    "usage: fontvm disasm FONT [--face N] [--table fpgm|prep|glyf] [--glyph N]\n"
+    "usage: fontvm disasm FONT [--face N] [--table fpgm|prep|glyf] [--glyph G]\n"
     "       fontvm disasm FONT [--face N] --graphite\n\n"
     "Disassembles TrueType programs: with no --table, fpgm and prep; with\n"
-    "--table glyf, the glyph program of --glyph N, or of every glyph that has\n"
-    "one.  Each line is 'offset: MNEMONIC[flags] inline-values', indented by\n"
-    "FDEF/IDEF and IF nesting.  --graphite prints every Graphite pass's rules\n"
-    "with their constraint and action code.\n"
+    "--table glyf, the glyph program of --glyph G (an id or a glyph name), or of\n"
+    "every glyph that has one.  Each line is 'offset: MNEMONIC[flags]\n"
+    "inline-values', indented by FDEF/IDEF and IF nesting.  --graphite prints\n"
+    "every Graphite pass's rules with their constraint and action code, commands\n"
+    "named as the Graphite documentation names them (AttrSet attTo).\n"
+    "--face 0 to 65535.  Every option takes --opt value or --opt=value.\n"
     "Exit status 2 when the font or a program cannot be read (the program is\n"
     "printed up to the bad instruction).\n";
 
@@ -93,6 +95,7 @@ int cmd_disasm(int argc, char **argv)
         {"graphite", no_argument, NULL, 'G'},    {NULL, 0, NULL, 0}};
     const char *table = NULL;
     uint32_t face = 0, glyph = FV_NO_VALUE;
+    const char *glyph_s = NULL;
     int graphite = 0, opt;
     cli_getopt_begin();
     while ((opt = cli_getopt(argc, argv, "disasm", options)) != -1) {
@@ -108,8 +111,7 @@ int cmd_disasm(int argc, char **argv)
                 return cli_bad_value("disasm", "--table", table, "expected fpgm, prep or glyf");
             break;
         case 'g':
-            if (cli_opt_uint("disasm", "--glyph", optarg, 0, UINT32_MAX - 1, &glyph))
-                return CLI_BAD_INPUT;
+            glyph_s = optarg;
             break;
         case 'G': graphite = 1; break;
         default: return CLI_BAD_INPUT;
@@ -120,7 +122,7 @@ int cmd_disasm(int argc, char **argv)
     const char *path = optind < argc ? argv[optind] : NULL;
     if (!path)
         return cli_usage_error("disasm", "missing FONT");
-    if (glyph != FV_NO_VALUE && table && strcmp(table, "glyf") != 0)
+    if (glyph_s && table && strcmp(table, "glyf") != 0)
         return cli_usage_error("disasm", "--glyph goes with --table glyf");
     fv_font *font;
     int rc = cli_open_font(path, face, &font);
@@ -131,8 +133,7 @@ int cmd_disasm(int argc, char **argv)
     if (graphite) {
         if (grv_disasm(font, stdout, &err) != FV_OK)
             rc = cli_fail("disasm", &err);
-    } else if (glyph != FV_NO_VALUE &&
-               cli_check_glyph("disasm", "--glyph", glyph, s->maxp.num_glyphs) != CLI_OK) {
+    } else if (glyph_s && cli_glyph_one("disasm", "--glyph", glyph_s, font, &glyph) != CLI_OK) {
         rc = CLI_BAD_INPUT;
     } else if ((table && strcmp(table, "glyf") == 0) || glyph != FV_NO_VALUE) {
         rc = disasm_glyphs(font, glyph);

@@ -97,8 +97,8 @@ static void usage(FILE *out)
             "the glyph's programs, with the functions they call): program, pc, mnemonic,\n"
             "the stack top before -> after, and the points it moved (26.6; p = glyph\n"
             "zone, t = twilight).  --ppem as hint takes it (0.016 to 16384), --glyph a\n"
-            "glyph id of the font, --face 0 to 65535; --glyf-only hides prep and the\n"
-            "functions.  Every option takes --opt value or --opt=value.\n"
+            "glyph id or name of the font, --face 0 to 65535; --glyf-only hides prep and\n"
+            "the functions.  Every option takes --opt value or --opt=value.\n"
             "Graphite (with text): each pass's slot stream in and out, and every rule that\n"
             "fired with its constraint and action code, command by command with its\n"
             "arguments and the stack before it (the same as `fontvm shape --trace`).\n");
@@ -167,9 +167,7 @@ int cmd_trace(int argc, char **argv)
     if (cli_tt_request("trace", ppem, mode_s, pedantic, &req) != CLI_OK)
         return CLI_BAD_INPUT;
     if (!glyph_s)
-        return cli_usage_error("trace", "missing --glyph (a glyph id)");
-    if (cli_opt_uint("trace", "--glyph", glyph_s, 0, UINT32_MAX, &gid) != CLI_OK)
-        return CLI_BAD_INPUT;
+        return cli_usage_error("trace", "missing --glyph (a glyph id or name)");
 
     trace_state ts;
     memset(&ts, 0, sizeof ts);
@@ -181,7 +179,7 @@ int cmd_trace(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     fv_error err;
-    if ((rc = cli_check_glyph("trace", "--glyph", gid, fv_font_glyph_count(ss.font))) != CLI_OK)
+    if ((rc = cli_glyph_one("trace", "--glyph", glyph_s, ss.font, &gid)) != CLI_OK)
         goto done;
     fv_tt_exec_set_trace(ss.exec, on_event, &ts);
     if (fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
