@@ -28,6 +28,7 @@ static fv_status font_new(const fv_allocator *alloc, fv_font **out, fv_error *er
 static void font_free(fv_font *f)
 {
     fv_mem mem = f->mem;
+    sfnt_var_close(&mem, f->var);
     sfnt_close(f->sfnt);
     fv_mem_free(&mem, f->owned_data);
     fv_mem_free(&mem, f);
@@ -71,6 +72,7 @@ FV_API fv_status fv_font_open_memory(const uint8_t *data, size_t size, uint32_t 
         font_free(f);
         return st;
     }
+    fv_font_open_variations(f);
     *out = f;
     return FV_OK;
 }
@@ -124,6 +126,7 @@ FV_API fv_status fv_font_open_file(const char *path, uint32_t face_index, const 
         font_free(f);
         return st;
     }
+    fv_font_open_variations(f);
     *out = f;
     return FV_OK;
 }
