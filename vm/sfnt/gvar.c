@@ -266,7 +266,7 @@ static void infer_untouched(uint32_t num_contours, const uint16_t *ends, uint32_
 static fv_status glyph_data(const sfnt_gvar *g, uint32_t gid, fv_span *out, fv_error *err)
 {
     uint64_t at = g->offsets_at + (uint64_t)gid * (g->long_offsets ? 4 : 2);
-    uint32_t start, end;
+    uint32_t start = 0, end = 0;
     if (g->long_offsets) {
         (void)fv_rd_u32(g->table, at, &start);
         (void)fv_rd_u32(g->table, at + 4, &end);
