@@ -20,6 +20,8 @@ struct ttc_fv {
     fv_tt_size *size;
     char face_error[160];   /* when face/exec could not be made */
     char size_error[160];   /* when the size could not be made */
+    int32_t coords[TTC_MAX_AXES]; /* the location */
+    uint32_t num_coords;
 };
 
 static void format_error(const fv_error *err, char *buf, size_t size)
@@ -103,12 +105,23 @@ int ttc_fv_set_size(ttc_fv *fv, const ttc_size *size, fv_tt_mode mode, int pedan
     fv_tt_size_request req = {.x_ppem_26d6 = size->x_26d6,
                               .y_ppem_26d6 = size->y_26d6,
                               .mode = mode,
-                              .pedantic = pedantic};
+                              .pedantic = pedantic,
+                              .coords = fv->num_coords ? fv->coords : NULL,
+                              .num_coords = fv->num_coords};
     if (fv_tt_size_new(fv->face, fv->exec, &req, &fv->size, err) != FV_OK) {
         fv->size = NULL;
         format_error(err, fv->size_error, sizeof fv->size_error);
         return -1;
     }
+    return 0;
+}
+
+int ttc_fv_set_location(ttc_fv *fv, const int32_t *coords, uint32_t n)
+{
+    if (n > TTC_MAX_AXES)
+        return -1;
+    memcpy(fv->coords, coords, n * sizeof(int32_t));
+    fv->num_coords = n;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include FT_FREETYPE_H
 #include FT_DRIVER_H
 #include FT_MODULE_H
+#include FT_MULTIPLE_MASTERS_H
 #include FT_SIZES_H
 
 #include "tt_compare.h"
@@ -57,6 +58,8 @@ struct ttc_ft {
     char size_error[128];
     FT_Int32 load_flags;
     char name[160];
+    FT_Fixed coords[TTC_MAX_AXES]; /* the location, for every set_size */
+    uint32_t num_coords;
 };
 
 static int open_version(ttc_ft *ft, int v, char *errbuf, size_t errsize)
@@ -195,7 +198,38 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
     if (open_version(ft, v, ft->size_error, sizeof ft->size_error) != 0)
         goto fail;
     ft->cur = v;
-    FT_Error e = FT_New_Size(ft->face[v], &ft->cur_size);
+    FT_Error e = 0;
+    if (FT_HAS_MULTIPLE_MASTERS(ft->face[v]) && ft->num_coords == 0) {
+        /* The default instance as a fresh face has it: named instance 0
+         * leaves FreeType's variation path (which any coordinates, even
+         * the default ones, would take). */
+        e = FT_Set_Named_Instance(ft->face[v], 0);
+        if (e) {
+            snprintf(ft->size_error, sizeof ft->size_error, "FT_Set_Named_Instance: %s",
+                     ft_error_name(e));
+            goto fail;
+        }
+    } else if (FT_HAS_MULTIPLE_MASTERS(ft->face[v])) {
+        /* Every axis, every time: the faces outlive configurations. */
+        FT_Fixed all[TTC_MAX_AXES] = {0};
+        FT_MM_Var *mm = NULL;
+        e = FT_Get_MM_Var(ft->face[v], &mm);
+        FT_UInt na = e == 0 && mm->num_axis < TTC_MAX_AXES ? mm->num_axis : TTC_MAX_AXES;
+        if (mm)
+            FT_Done_MM_Var(ft->lib[v], mm);
+        memcpy(all, ft->coords, ft->num_coords * sizeof(FT_Fixed));
+        if (e == 0)
+            e = FT_Set_Var_Blend_Coordinates(ft->face[v], na, all);
+        if (e) {
+            snprintf(ft->size_error, sizeof ft->size_error, "FT_Set_Var_Blend_Coordinates: %s",
+                     ft_error_name(e));
+            goto fail;
+        }
+    } else if (ft->num_coords) {
+        snprintf(ft->size_error, sizeof ft->size_error, "a location for a font without axes");
+        goto fail;
+    }
+    e = FT_New_Size(ft->face[v], &ft->cur_size);
     if (e == 0)
         e = FT_Activate_Size(ft->cur_size);
     if (e == 0)
@@ -217,6 +251,19 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
 fail:
     snprintf(errbuf, errsize, "%s", ft->size_error);
     return -1;
+}
+
+int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *errbuf,
+                        size_t errsize)
+{
+    if (n > TTC_MAX_AXES) {
+        snprintf(errbuf, errsize, "more than %d coordinates", TTC_MAX_AXES);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ft->coords[i] = coords[i];
+    ft->num_coords = n;
+    return 0;
 }
 
 void ttc_ft_load(ttc_ft *ft, uint32_t gid, ttc_glyph *out)

@@ -81,6 +81,13 @@ void ttc_ft_version(char *buf, size_t size);
  * Returns 0, or -1 with a message in errbuf (then every load fails). */
 int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedantic,
                     char *errbuf, size_t errsize);
+/* A variable font's location for the following ttc_ft_set_size calls: n
+ * normalized 16.16 coordinates as FT_Set_Var_Blend_Coordinates takes them
+ * (axes beyond n at 0); n = 0 is the default instance.  Returns 0, or -1
+ * with a message in errbuf (more than TTC_MAX_AXES coordinates). */
+#define TTC_MAX_AXES 64
+int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *errbuf,
+                        size_t errsize);
 /* FT_Load_Glyph(gid, FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP | target
  * [| FT_LOAD_PEDANTIC]) and copies the outline and advance. */
 void ttc_ft_load(ttc_ft *ft, uint32_t gid, ttc_glyph *out);
@@ -104,6 +111,9 @@ void ttc_fv_load(ttc_fv *fv, uint32_t gid, ttc_glyph *out);
  * made; NULL when it was. */
 const char *ttc_fv_face_error(const ttc_fv *fv);
 const char *ttc_fv_size_error(const ttc_fv *fv);
+/* The location for the following ttc_fv_set_size calls, as
+ * ttc_ft_set_location takes it.  Returns 0, or -1 (too many axes). */
+int ttc_fv_set_location(ttc_fv *fv, const int32_t *coords, uint32_t n);
 /* Executed-instruction counts (256) of the comparison loads so far (the
  * culprit re-runs below are not counted). */
 const uint64_t *ttc_fv_opcode_counts(const ttc_fv *fv);

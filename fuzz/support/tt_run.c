@@ -129,8 +129,10 @@ uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_si
         fv_tt_exec_set_trace(exec, print_event, ctx->log);
 #endif
     for (uint32_t s = 0; s < num_sizes; s++) {
-        fv_tt_size_request req = {sizes[s].x_ppem_26d6, sizes[s].y_ppem_26d6, sizes[s].mode,
-                                  sizes[s].pedantic};
+        fv_tt_size_request req = {.x_ppem_26d6 = sizes[s].x_ppem_26d6,
+                                  .y_ppem_26d6 = sizes[s].y_ppem_26d6,
+                                  .mode = sizes[s].mode,
+                                  .pedantic = sizes[s].pedantic};
         fv_tt_size *size = NULL;
         if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
             fvfuzz_log_error(ctx, "tt size", &err);

@@ -30,7 +30,7 @@ static void *hint_all(void *arg)
     fv_error err;
     fv_tt_exec *exec = NULL;
     fv_tt_size *size = NULL;
-    fv_tt_size_request req = {j->ppem_26d6, j->ppem_26d6, j->mode, 0};
+    fv_tt_size_request req = {.x_ppem_26d6 = j->ppem_26d6, .y_ppem_26d6 = j->ppem_26d6, .mode = j->mode};
     if (fv_tt_exec_new(j->face, &exec, &err) != FV_OK ||
         fv_tt_size_new(j->face, exec, &req, &size, &err) != FV_OK) {
         j->failed = 1;

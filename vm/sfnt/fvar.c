@@ -158,6 +158,13 @@ fv_status sfnt_var_open(const sfnt_font *f, fv_mem *mem, sfnt_var **out, fv_erro
         st = read_avar(f, mem, v, err);
     if (st == FV_OK)
         st = sfnt_gvar_open(f, mem, v, err);
+    if (st == FV_OK) {
+        /* A malformed HVAR is ignored: advances then vary through the
+         * phantom points. */
+        fv_error hvar_err;
+        if (sfnt_hvar_open(f, v, &hvar_err) != FV_OK)
+            v->has_hvar = 0;
+    }
     if (st != FV_OK) {
         sfnt_var_close(mem, v);
         return st;

@@ -49,6 +49,15 @@ typedef struct sfnt_gvar {
     uint64_t offsets_at;       /* where the offset array starts */
 } sfnt_gvar;
 
+/* HVAR's item variation store and advance-width mapping, validated at
+ * open (every delta set and mapping entry lies inside the table). */
+typedef struct sfnt_hvar {
+    fv_span store, map;
+    uint32_t regions_at, data_count;
+    uint32_t map_count, map_entry_size, map_inner_bits;
+    int has_map;
+} sfnt_hvar;
+
 typedef struct sfnt_var {
     uint16_t num_axes, num_instances;
     sfnt_axis *axes;
@@ -57,6 +66,8 @@ typedef struct sfnt_var {
     sfnt_avar_map *avar;       /* num_axes maps, or NULL without a usable avar */
     int has_gvar;
     sfnt_gvar gvar;
+    int has_hvar;              /* 0 also when HVAR is malformed (ignored) */
+    sfnt_hvar hvar;
 } sfnt_var;
 
 /* Reads fvar and avar (and validates gvar's header) of a font that has an
@@ -83,6 +94,12 @@ int sfnt_var_blend(const sfnt_var *v, const int32_t *blend, uint32_t n, int32_t 
  * `peak`, and `start`/`end` when `intermediate`, are 16.16 too. */
 int32_t sfnt_var_tuple_scalar(uint32_t num_axes, const int32_t *coords, const int32_t *peak,
                               int intermediate, const int32_t *start, const int32_t *end);
+
+/* Reads HVAR's header, store and mapping into v->hvar (has_hvar). */
+fv_status sfnt_hvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err);
+/* The advance-width delta of glyph gid at coords, in whole font units as
+ * FreeType 2.12.1 adds it to the hmtx advance. */
+int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords);
 
 /* Scratch memory for sfnt_gvar_glyph_deltas, kept between calls (start
  * zeroed; sfnt_gvar_scratch_free releases it). */

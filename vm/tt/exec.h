@@ -4,6 +4,7 @@
 
 #include "sfnt/sfnt.h"
 #include "tt/interp.h"
+#include "tt/variation.h"
 #include "tt/zone.h"
 
 struct fv_tt_exec {
@@ -36,6 +37,7 @@ struct fv_tt_exec {
     int64_t *cvt_copy, *storage_copy; /* copy-on-write buffers (cvt.c) */
     uint32_t cvt_copy_len, storage_copy_len;
     sfnt_glyph *load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1]; /* made on first use */
+    tt_var_buf var;           /* glyph variations (vm/tt/variation.c) */
 };
 
 /* Runs the program in range `range` from its start (TT_RunIns).  The

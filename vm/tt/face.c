@@ -97,6 +97,7 @@ fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
         fv_mem_free(mem, f);
         return st;
     }
+    f->var = font->var;
     f->hinted = f->sf->fpgm.len > 0 || f->sf->prep.len > 0;
     fv_span os2, post;
     /* OS/2 version 0 is 78 bytes, the post header 32; FreeType reads them
@@ -180,6 +181,7 @@ void fv_tt_exec_free(fv_tt_exec *ex)
     fv_mem_free(m, ex->cvt_copy);
     fv_mem_free(m, ex->storage_copy);
     tt_zone_buf_free(m, &ex->load_zone);
+    tt_var_buf_free(m, &ex->var);
     for (size_t i = 0; i < sizeof ex->load_glyphs / sizeof ex->load_glyphs[0]; i++) {
         if (ex->load_glyphs[i] == NULL)
             break; /* levels are made in order */

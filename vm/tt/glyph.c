@@ -7,6 +7,7 @@
 
 #include "tt/gstate.h"
 #include "tt/objects.h"
+#include "tt/variation.h"
 #include "tt/zone.h"
 
 /* The outline being assembled (FreeType's gloader base outline). */
@@ -111,6 +112,7 @@ static fv_status set_phantoms(gl_loader *L, uint32_t gid, const sfnt_glyph *g)
     fv_error e;
     if (sfnt_hmetrics(L->sf, gid, &adv, &lsb, &e) != FV_OK)
         return fail(L, e.kind, gid, "hmtx");
+    int64_t advance = L->size->varied ? tt_var_advance(L->size, gid, adv) : adv;
     int64_t top_bearing, vadvance;
     if (L->sf->has_vhea) {
         if (sfnt_vmetrics(L->sf, gid, &vadv, &tsb, &e) != FV_OK)
@@ -130,13 +132,31 @@ static fv_status set_phantoms(gl_loader *L, uint32_t gid, const sfnt_glyph *g)
     int use_aw_2 = m->v40 && m->subpixel_lean && m->grayscale_cleartype;
     L->pp[0].x = (int64_t)g->x_min - lsb;
     L->pp[0].y = 0;
-    L->pp[1].x = L->pp[0].x + adv;
+    L->pp[1].x = L->pp[0].x + advance;
     L->pp[1].y = 0;
-    L->pp[2].x = use_aw_2 ? adv / 2 : 0;
+    L->pp[2].x = use_aw_2 ? advance / 2 : 0;
     L->pp[2].y = (int64_t)g->y_max + top_bearing;
-    L->pp[3].x = use_aw_2 ? adv / 2 : 0;
+    L->pp[3].x = use_aw_2 ? advance / 2 : 0;
     L->pp[3].y = L->pp[2].y - vadvance;
     return FV_OK;
+}
+
+/* A point of a glyph at the size's location: in font units as the hinter
+ * sees them (orus) and scaled (cur).  `var` is NULL at the default. */
+static void varied_point(const tt_var_buf *var, uint32_t k, int64_t x, int64_t y, int64_t xs,
+                         int64_t ys, tt_vec *orus, tt_vec *cur)
+{
+    if (!var) {
+        orus->x = x;
+        orus->y = y;
+        cur->x = fv_mulfix(x, xs);
+        cur->y = fv_mulfix(y, ys);
+        return;
+    }
+    orus->x = tt_var_rounded(x, var->dx[k]);
+    orus->y = tt_var_rounded(y, var->dy[k]);
+    cur->x = tt_var_scaled(x, var->dx[k], xs);
+    cur->y = tt_var_scaled(y, var->dy[k], ys);
 }
 
 static void scale_phantoms(gl_loader *L)
@@ -220,23 +240,23 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     gl_base *b = &L->base;
     uint32_t start = b->n_points;
     int64_t xs = L->size->m.x_scale, ys = L->size->m.y_scale;
+    const tt_var_buf *var = NULL;
+    if (L->size->varied) {
+        st = tt_var_simple(L->size, &L->c.ex->var, L->mem, g, L->pp, L->err);
+        if (st != FV_OK)
+            return st;
+        var = &L->c.ex->var;
+    }
     tt_zone z;
     if (L->hinted) {
         if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, &z) != FV_OK)
             return fail(L, FV_E_NOMEM, g->gid, NULL);
         for (uint32_t i = 0; i < np; i++) {
-            int64_t x = g->xs[i], y = g->ys[i];
-            z.orus[i].x = x;
-            z.orus[i].y = y;
-            z.cur[i].x = fv_mulfix(x, xs);
-            z.cur[i].y = fv_mulfix(y, ys);
+            varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &z.orus[i], &z.cur[i]);
             z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
         }
-        for (uint32_t i = np; i < np + 4; i++) {
-            z.orus[i] = L->pp[i - np];
-            z.cur[i].x = fv_mulfix(z.orus[i].x, xs);
-            z.cur[i].y = fv_mulfix(z.orus[i].y, ys);
-        }
+        for (uint32_t i = np; i < np + 4; i++)
+            varied_point(var, i, L->pp[i - np].x, L->pp[i - np].y, xs, ys, &z.orus[i], &z.cur[i]);
         for (uint32_t i = 0; i < nc; i++)
             z.contours[i] = g->end_points[i];
         /* The scaled phantoms stand unless the hinted ones are taken over
@@ -253,12 +273,13 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
         if (st != FV_OK)
             return st;
     } else {
+        tt_vec orus;
         for (uint32_t i = 0; i < np; i++) {
-            b->pts[start + i].x = fv_mulfix(g->xs[i], xs);
-            b->pts[start + i].y = fv_mulfix(g->ys[i], ys);
+            varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &orus, &b->pts[start + i]);
             b->tags[start + i] = g->flags[i] & SFNT_ON_CURVE;
         }
-        scale_phantoms(L);
+        for (uint32_t i = 0; i < 4; i++)
+            varied_point(var, np + i, L->pp[i].x, L->pp[i].y, xs, ys, &orus, &L->pp[i]);
     }
     for (uint32_t i = 0; i < nc; i++)
         b->ends[b->n_contours + i] = start + g->end_points[i];
@@ -405,6 +426,11 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
         }
     L->composite_stack[depth] = gid;
     uint32_t start_point = L->base.n_points, start_contour = L->base.n_contours;
+    if (L->size->varied) {
+        st = tt_var_composite_apply(L->size, &L->c.ex->var, L->mem, g, L->pp, L->err);
+        if (st != FV_OK)
+            goto done;
+    }
     scale_phantoms(L);
     for (uint32_t k = 0; k < g->num_components; k++) {
         const sfnt_component *comp = &g->components[k];

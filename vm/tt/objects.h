@@ -10,6 +10,7 @@
 struct fv_tt_face {
     fv_font *font;
     const sfnt_font *sf;
+    const sfnt_var *var;      /* the font's variations, NULL when static */
     fv_mem *mem;
     int hinted;
     int scalable;           /* 0: bitmap strikes only (see sfnt_find_strikes) */
@@ -42,6 +43,10 @@ struct fv_tt_size {
     int64_t *stack;
     uint32_t stack_size;
     uint32_t new_top;
+    /* The location (normalized, one per axis of face->var) and whether
+     * there is one (variation.c: FreeType's variation path even at 0). */
+    int32_t *coords;
+    int varied;
     fv_status ready;          /* fpgm/prep outcome */
     fv_error ready_err;
 };

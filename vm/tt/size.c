@@ -8,6 +8,7 @@
 #include "tt/defs.h"
 #include "tt/gstate.h"
 #include "tt/objects.h"
+#include "tt/variation.h"
 #include "tt/zone.h"
 
 static void mode_flags(fv_tt_mode mode, tt_modeflags *f)
@@ -157,7 +158,13 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
         goto nomem;
     s->face = face;
     s->req = *req;
+    s->req.coords = NULL; /* the caller's array: the size keeps its copy */
     mode_flags(req->mode, &s->mode);
+    fv_status vst = tt_var_size_location(s, req, err);
+    if (vst != FV_OK) {
+        fv_tt_size_free(s);
+        return vst;
+    }
 
     /* FT_Set_Char_Size at 72 dpi: a zero dimension copies the other, and
      * each is at least one pixel. */
@@ -255,6 +262,7 @@ void fv_tt_size_free(fv_tt_size *s)
     fv_mem_free(m, s->cvt);
     fv_mem_free(m, s->storage);
     fv_mem_free(m, s->stack);
+    fv_mem_free(m, s->coords);
     tt_zone_free(m, &s->twilight);
     fv_mem_free(m, s);
 }

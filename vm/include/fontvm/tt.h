@@ -58,6 +58,17 @@ typedef struct fv_tt_size_request {
     int32_t x_ppem_26d6, y_ppem_26d6;
     fv_tt_mode mode;
     int pedantic;       /* as FT_LOAD_PEDANTIC */
+    /* A variable font's location: num_coords normalized coordinates in
+     * 16.16 (fontvm/var.h makes them from design coordinates or named
+     * instances), as FT_Set_Var_Blend_Coordinates takes them; axes beyond
+     * num_coords are at 0.  NULL/0: the default instance as a fresh
+     * FreeType face has it; any location (even all zeros) takes
+     * FreeType's variation path, as after FT_Set_Var_*_Coordinates, which
+     * can round the default instance differently.  Coordinates
+     * outside [-1, 1], or any on a font without axes, are
+     * FV_E_BAD_ARGUMENT. */
+    const int32_t *coords;
+    uint32_t num_coords;
 } fv_tt_size_request;
 
 /* A hinted outline in 26.6, phantom points excluded, as FreeType returns it

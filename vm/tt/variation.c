@@ -1,0 +1,158 @@
+/* Glyph variations for the loader: gvar deltas of a glyph's points. */
+#include <string.h>
+
+#include "common/fixed.h"
+#include "tt/objects.h"
+#include "tt/variation.h"
+
+void tt_var_buf_free(fv_mem *mem, tt_var_buf *b)
+{
+    sfnt_gvar_scratch_free(mem, &b->gvar);
+    fv_mem_free(mem, b->org_x);
+    fv_mem_free(mem, b->org_y);
+    fv_mem_free(mem, b->dx);
+    fv_mem_free(mem, b->dy);
+    fv_mem_free(mem, b->ends);
+    memset(b, 0, sizeof *b);
+}
+
+fv_status tt_var_size_location(fv_tt_size *s, const fv_tt_size_request *req, fv_error *err)
+{
+    const sfnt_var *v = s->face->var;
+    if (req->num_coords == 0)
+        return FV_OK;
+    if (!req->coords || !v)
+        return sfnt_fail(err, FV_E_BAD_ARGUMENT, 0, FV_NO_VALUE,
+                         req->coords ? "a location for a font without axes" : "coords is NULL");
+    s->coords = fv_mem_array(s->face->mem, v->num_axes, sizeof(int32_t));
+    if (!s->coords)
+        return sfnt_fail(err, FV_E_NOMEM, 0, FV_NO_VALUE, NULL);
+    if (sfnt_var_blend(v, req->coords, req->num_coords, s->coords) != 0)
+        return sfnt_fail(err, FV_E_BAD_ARGUMENT, 0, FV_NO_VALUE,
+                         "a normalized coordinate outside [-1, 1]");
+    /* COMPAT(freetype): a location, even the default one, puts FreeType
+     * 2.12.1 on its variation path (FT_FACE_FLAG_VARIATION after any
+     * FT_Set_Var_*_Coordinates), which scales points from their unrounded
+     * varied positions: the default instance hinted through a location can
+     * differ by a rounding from the one hinted without (measured, Karla). */
+    s->varied = 1;
+    return FV_OK;
+}
+
+static int reserve(tt_var_buf *b, fv_mem *mem, uint32_t n, uint32_t nc)
+{
+    if (n > b->cap) {
+        fv_mem_free(mem, b->org_x);
+        fv_mem_free(mem, b->org_y);
+        fv_mem_free(mem, b->dx);
+        fv_mem_free(mem, b->dy);
+        uint32_t cap = n + 64;
+        b->org_x = fv_mem_array(mem, cap, sizeof(int32_t));
+        b->org_y = fv_mem_array(mem, cap, sizeof(int32_t));
+        b->dx = fv_mem_array(mem, cap, sizeof(int32_t));
+        b->dy = fv_mem_array(mem, cap, sizeof(int32_t));
+        b->cap = b->org_x && b->org_y && b->dx && b->dy ? cap : 0;
+        if (!b->cap)
+            return 0;
+    }
+    if (nc > b->ends_cap || !b->ends) {
+        fv_mem_free(mem, b->ends);
+        uint32_t cap = nc + 16;
+        b->ends = fv_mem_array(mem, cap, sizeof(uint16_t));
+        b->ends_cap = b->ends ? cap : 0;
+        if (!b->ends)
+            return 0;
+    }
+    return 1;
+}
+
+static void put_phantoms(tt_var_buf *b, uint32_t at, const tt_vec pp[4])
+{
+    for (uint32_t i = 0; i < 4; i++) {
+        b->org_x[at + i] = (int32_t)pp[i].x;
+        b->org_y[at + i] = (int32_t)pp[i].y;
+    }
+}
+
+static fv_status deltas(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, uint32_t gid, uint32_t n,
+                        uint32_t nc, fv_error *err)
+{
+    const sfnt_var *v = size->face->var;
+    fv_status st = sfnt_gvar_glyph_deltas(v, gid, size->coords, n, b->org_x, b->org_y, b->ends, nc,
+                                          b->dx, b->dy, &b->gvar, mem, err);
+    if (st != FV_OK && err)
+        err->glyph = gid;
+    /* COMPAT(freetype): with HVAR the horizontal phantom points keep their
+     * place (HVAR has varied the advance already; measured on Karla). */
+    if (st == FV_OK && v->has_hvar && n >= 4) {
+        b->dx[n - 4] = b->dy[n - 4] = 0;
+        b->dx[n - 3] = b->dy[n - 3] = 0;
+    }
+    return st;
+}
+
+fv_status tt_var_simple(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, const sfnt_glyph *g,
+                        const tt_vec pp[4], fv_error *err)
+{
+    uint32_t np = g->num_points, nc = (uint32_t)g->num_contours;
+    if (!reserve(b, mem, np + 4, nc))
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_gvar, FV_NO_VALUE, NULL);
+    for (uint32_t i = 0; i < np; i++) {
+        b->org_x[i] = g->xs[i];
+        b->org_y[i] = g->ys[i];
+    }
+    put_phantoms(b, np, pp);
+    memcpy(b->ends, g->end_points, nc * sizeof(uint16_t));
+    return deltas(size, b, mem, g->gid, np + 4, nc, err);
+}
+
+fv_status tt_var_composite(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem,
+                           const sfnt_glyph *g, const tt_vec pp[4], fv_error *err)
+{
+    uint32_t n = g->num_components;
+    if (!reserve(b, mem, n + 4, 0))
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_gvar, FV_NO_VALUE, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        const sfnt_component *c = &g->components[i];
+        int xy = (c->flags & SFNT_ARGS_ARE_XY_VALUES) != 0;
+        b->org_x[i] = xy ? c->arg1 : 0;
+        b->org_y[i] = xy ? c->arg2 : 0;
+    }
+    put_phantoms(b, n, pp);
+    return deltas(size, b, mem, g->gid, n + 4, 0, err);
+}
+
+fv_status tt_var_composite_apply(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem,
+                                 sfnt_glyph *g, tt_vec pp[4], fv_error *err)
+{
+    fv_status st = tt_var_composite(size, b, mem, g, pp, err);
+    if (st != FV_OK)
+        return st;
+    uint32_t n = g->num_components;
+    for (uint32_t i = 0; i < n; i++) {
+        sfnt_component *c = &g->components[i];
+        /* Point-matched components have no offset to vary. */
+        if (!(c->flags & SFNT_ARGS_ARE_XY_VALUES))
+            continue;
+        c->arg1 = (int32_t)tt_var_rounded(c->arg1, b->dx[i]);
+        c->arg2 = (int32_t)tt_var_rounded(c->arg2, b->dy[i]);
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        pp[i].x = tt_var_rounded(pp[i].x, b->dx[n + i]);
+        pp[i].y = tt_var_rounded(pp[i].y, b->dy[n + i]);
+    }
+    return FV_OK;
+}
+
+int64_t tt_var_advance(const fv_tt_size *size, uint32_t gid, int64_t adv)
+{
+    return adv + sfnt_hvar_advance_delta(size->face->var, gid, size->coords);
+}
+
+int64_t tt_var_scaled(int64_t units, int32_t delta, int64_t scale)
+{
+    /* The unrounded position in 26.6 font units, scaled, then to 26.6
+     * pixels. */
+    int64_t u = units * 64 + (((int64_t)delta + 0x200) >> 10);
+    return (fv_mulfix(u, scale) + 32) >> 6;
+}
