@@ -60,6 +60,7 @@ struct ttc_ft {
     char name[160];
     FT_Fixed coords[TTC_MAX_AXES]; /* the location, for every set_size */
     uint32_t num_coords;
+    int varied[TTC_FT_VERSIONS];   /* coordinates were set on face[v] */
 };
 
 static int open_version(ttc_ft *ft, int v, char *errbuf, size_t errsize)
@@ -199,17 +200,17 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
         goto fail;
     ft->cur = v;
     FT_Error e = 0;
-    if (FT_HAS_MULTIPLE_MASTERS(ft->face[v]) && ft->num_coords == 0) {
-        /* The default instance as a fresh face has it: named instance 0
-         * leaves FreeType's variation path (which any coordinates, even
-         * the default ones, would take). */
-        e = FT_Set_Named_Instance(ft->face[v], 0);
-        if (e) {
-            snprintf(ft->size_error, sizeof ft->size_error, "FT_Set_Named_Instance: %s",
-                     ft_error_name(e));
+    if (ft->num_coords == 0 && ft->varied[v]) {
+        /* No location: the default instance as a fresh face has it (once
+         * coordinates are set, a face keeps its variation state: GETVARIATION
+         * defined, the variation path even at the default). */
+        FT_Done_Face(ft->face[v]);
+        ft->face[v] = NULL;
+        ft->varied[v] = 0;
+        if (open_version(ft, v, ft->size_error, sizeof ft->size_error) != 0)
             goto fail;
-        }
-    } else if (FT_HAS_MULTIPLE_MASTERS(ft->face[v])) {
+    } else if (ft->num_coords > 0 && FT_HAS_MULTIPLE_MASTERS(ft->face[v])) {
+        ft->varied[v] = 1;
         /* Every axis, every time: the faces outlive configurations. */
         FT_Fixed all[TTC_MAX_AXES] = {0};
         FT_MM_Var *mm = NULL;

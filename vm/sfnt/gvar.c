@@ -11,12 +11,11 @@
 #define GVAR_HEADER_SIZE 20u
 #define GVAR_LONG_OFFSETS 0x0001
 
-/* Tuple variation header and count bits. */
-#define TUPLES_SHARE_POINT_NUMBERS 0x8000
-#define TUPLE_COUNT_MASK 0x0FFF
+#define TUPLES_SHARE_POINT_NUMBERS SFNT_TUPLES_SHARE_POINT_NUMBERS
+#define TUPLE_COUNT_MASK SFNT_TUPLE_COUNT_MASK
 #define TUPLE_EMBEDDED_PEAK 0x8000
-#define TUPLE_INTERMEDIATE_REGION 0x4000
-#define TUPLE_PRIVATE_POINT_NUMBERS 0x2000
+#define TUPLE_INTERMEDIATE_REGION SFNT_TUPLE_INTERMEDIATE_REGION
+#define TUPLE_PRIVATE_POINT_NUMBERS SFNT_TUPLE_PRIVATE_POINT_NUMBERS
 #define TUPLE_INDEX_MASK 0x0FFF
 
 /* Packed point numbers and deltas. */
@@ -94,7 +93,7 @@ void sfnt_gvar_scratch_free(fv_mem *mem, sfnt_gvar_scratch *s)
  * the glyph's count: the buffers hold at least that many. */
 #define MAX_PACKED 0xFFFFu
 
-static int scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uint32_t num_axes)
+int sfnt_gvar_scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uint32_t num_axes)
 {
     if (s->org && s->cap >= n && s->axes_cap >= num_axes)
         return 1;
@@ -120,7 +119,7 @@ static int scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uint32
 }
 
 /* Packed point numbers at *pos of d.  *count 0 means every point. */
-static fv_status read_points(fv_span d, uint64_t *pos, uint16_t *points, uint32_t *count)
+fv_status sfnt_tuple_read_points(fv_span d, uint64_t *pos, uint16_t *points, uint32_t *count)
 {
     uint8_t b;
     if (fv_rd_u8(d, *pos, &b))
@@ -163,7 +162,7 @@ static fv_status read_points(fv_span d, uint64_t *pos, uint16_t *points, uint32_
 }
 
 /* n packed deltas at *pos of d. */
-static fv_status read_deltas(fv_span d, uint64_t *pos, int16_t *out, uint32_t n)
+fv_status sfnt_tuple_read_deltas(fv_span d, uint64_t *pos, int16_t *out, uint32_t n)
 {
     for (uint32_t i = 0; i < n;) {
         uint8_t ctrl;
@@ -288,7 +287,7 @@ static fv_status glyph_data(const sfnt_gvar *g, uint32_t gid, fv_span *out, fv_e
 
 /* Reads one tuple variation header at *hdr into peak (and start/end for
  * an intermediate region); returns the tuple index word in *index. */
-static fv_status read_tuple_header(const sfnt_var *v, fv_span d, uint64_t *hdr, uint16_t *size,
+fv_status sfnt_tuple_read_header(const sfnt_var *v, fv_span d, uint64_t *hdr, uint16_t *size,
                                    uint16_t *index, int32_t *peak, int32_t *start, int32_t *end)
 {
     uint32_t na = v->num_axes;
@@ -373,7 +372,7 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
     if (num_tuples == 0)
         return FV_OK;
     uint32_t na = v->num_axes;
-    if (!scratch_reserve(mem, s, n_points, na))
+    if (!sfnt_gvar_scratch_reserve(mem, s, n_points, na))
         return gvar_fail(err, FV_E_NOMEM, FV_NO_VALUE, NULL);
     for (uint32_t i = 0; i < n_points; i++) {
         s->org[2 * i] = (int64_t)org_x[i] * 65536;
@@ -383,14 +382,14 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
     uint64_t pos = data_offset; /* serialized data */
     uint32_t shared_n = 0;
     int have_shared = (count_flags & TUPLES_SHARE_POINT_NUMBERS) != 0;
-    if (have_shared && read_points(d, &pos, s->shared_points, &shared_n))
+    if (have_shared && sfnt_tuple_read_points(d, &pos, s->shared_points, &shared_n))
         return gvar_fail(err, FV_E_TRUNCATED, base + pos, "shared point numbers");
     int32_t *peak = s->peaks, *start = s->peaks + na, *end = s->peaks + 2 * (size_t)na;
     uint64_t hdr = 4;
     for (uint32_t t = 0; t < num_tuples; t++) {
         uint16_t size, index;
         uint64_t hdr_at = hdr;
-        st = read_tuple_header(v, d, &hdr, &size, &index, peak, start, end);
+        st = sfnt_tuple_read_header(v, d, &hdr, &size, &index, peak, start, end);
         if (st != FV_OK)
             return gvar_fail(err, st, base + hdr_at,
                              st == FV_E_BAD_TABLE ? "shared tuple index out of range"
@@ -408,14 +407,14 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
         const uint16_t *points = s->shared_points;
         uint32_t np = have_shared ? shared_n : 0; /* 0: every point */
         if (index & TUPLE_PRIVATE_POINT_NUMBERS) {
-            if (read_points(td, &tp, s->private_points, &np))
+            if (sfnt_tuple_read_points(td, &tp, s->private_points, &np))
                 return gvar_fail(err, FV_E_TRUNCATED, base + tuple_at + tp, "point numbers");
             points = s->private_points;
         }
         uint32_t nd = np ? np : n_points;
         if (nd > s->cap)
             return gvar_fail(err, FV_E_BAD_TABLE, base + tuple_at, "more deltas than points");
-        if (read_deltas(td, &tp, s->packed_x, nd) || read_deltas(td, &tp, s->packed_y, nd))
+        if (sfnt_tuple_read_deltas(td, &tp, s->packed_x, nd) || sfnt_tuple_read_deltas(td, &tp, s->packed_y, nd))
             return gvar_fail(err, FV_E_TRUNCATED, base + tuple_at + tp, "packed deltas");
         add_tuple(s, scalar, points, np, n_points, ends, num_contours);
     }

@@ -156,9 +156,9 @@ int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *
     }
     if (outer >= h->data_count)
         return 0;
-    uint32_t at;
+    uint32_t at = 0;
     (void)fv_rd_u32(h->store, 8 + 4 * (uint64_t)outer, &at);
-    fv_span d;
+    fv_span d = {NULL, 0};
     uint16_t items = 0, words = 0, nregions = 0;
     (void)fv_span_tail(h->store, at, &d);
     (void)fv_rd_u16(d, 0, &items);

@@ -126,5 +126,28 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
                                  int32_t *dy, sfnt_gvar_scratch *scratch, fv_mem *mem,
                                  fv_error *err);
 void sfnt_gvar_scratch_free(fv_mem *mem, sfnt_gvar_scratch *s);
+/* Makes s hold n points (and at least 0xFFFF) and num_axes axes. */
+int sfnt_gvar_scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uint32_t num_axes);
+
+/* The tuple variation store pieces gvar and cvar share (gvar.c). */
+#define SFNT_TUPLES_SHARE_POINT_NUMBERS 0x8000
+#define SFNT_TUPLE_COUNT_MASK 0x0FFF
+#define SFNT_TUPLE_INTERMEDIATE_REGION 0x4000
+#define SFNT_TUPLE_PRIVATE_POINT_NUMBERS 0x2000
+/* Packed point numbers at *pos of d (advanced); *count 0: every point. */
+fv_status sfnt_tuple_read_points(fv_span d, uint64_t *pos, uint16_t *points, uint32_t *count);
+/* n packed deltas at *pos of d (advanced). */
+fv_status sfnt_tuple_read_deltas(fv_span d, uint64_t *pos, int16_t *out, uint32_t n);
+/* One tuple variation header at *hdr (advanced): the data size, the index
+ * word, the peak (embedded, or gvar's shared tuple) and for an
+ * intermediate region its start and end, all 16.16.  FV_E_TRUNCATED, or
+ * FV_E_BAD_TABLE for a shared tuple index out of range. */
+fv_status sfnt_tuple_read_header(const sfnt_var *v, fv_span d, uint64_t *hdr, uint16_t *size,
+                                 uint16_t *index, int32_t *peak, int32_t *start, int32_t *end);
+
+/* The font's CVT at coords: f->cvt with cvar's deltas, in 26.6 font
+ * units as FreeType 2.12.1 keeps them, into cvt (f->cvt_count entries). */
+fv_status sfnt_cvar_apply(const sfnt_var *v, const sfnt_font *f, const int32_t *coords,
+                          int32_t *cvt, sfnt_gvar_scratch *s, fv_mem *mem, fv_error *err);
 
 #endif

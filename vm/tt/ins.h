@@ -46,6 +46,8 @@
 
 /* An undefined opcode: run its IDEF or fail (Ins_UNKNOWN). */
 fv_status tt_ins_unknown(tt_ctx *c);
+/* The same, except GETVARIATION and GETDATA at a location (ins_var.c). */
+fv_status tt_ins_unknown_or_variation(tt_ctx *c, int64_t *args);
 
 /* Moves execution to (range, ip) (Ins_Goto_CodeRange). */
 fv_status tt_goto_range(tt_ctx *c, int range, uint32_t ip);

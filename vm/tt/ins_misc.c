@@ -9,8 +9,11 @@ static int64_t getinfo(const tt_ctx *c, int64_t sel)
     int64_t k = 0;
     if (sel & 1)
         k = c->mode.v40 ? 40 : 35; /* rasterizer version */
-    /* bits 8/9 (rotated/stretched) never: fontvm applies no transform;
-     * bit 10 (variation glyph) never: no variation support. */
+    /* bits 8/9 (rotated/stretched) never: fontvm applies no transform. */
+    /* bit 10: a variable font at a location (FreeType: once coordinates
+     * are set). */
+    if ((sel & 8) && c->var_axes)
+        k |= 1 << 10;
     if ((sel & 32) && c->mode.grayscale)
         k |= 1 << 12;
     if (c->mode.v40 && c->mode.subpixel_lean) {

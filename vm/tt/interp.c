@@ -247,7 +247,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
          * previous run's last instruction, over that run's stale slots
          * (tt_diff finding F-23). */
         if (FV_UNLIKELY(op == TT_OP_GETVARIATION))
-            new_top = c->new_top;
+            new_top = c->var_axes ? first_arg + c->var_axes : c->new_top;
         if (FV_UNLIKELY(new_top > c->stack_size))
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
         c->args = first_arg;
@@ -261,7 +261,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         {
             const void *target = labels[op];
             if (target == NULL) {
-                st = tt_ins_unknown(c);
+                st = tt_ins_unknown_or_variation(c, args);
                 goto dispatched;
             }
             goto *target;
@@ -281,7 +281,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
 #include "tt/opcodes.def"
 #undef X
         default:
-            st = tt_ins_unknown(c);
+            st = tt_ins_unknown_or_variation(c, args);
             break;
         }
 #undef TT_CASE

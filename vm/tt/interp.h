@@ -206,6 +206,11 @@ typedef struct tt_ctx {
      * runs of a glyph load. */
     fv_budget budget;
 
+    /* The location when the size has one (GETVARIATION, GETDATA and
+     * GETINFO answer for a variable font only then), else 0 axes. */
+    const int32_t *var_coords;
+    uint32_t var_axes;
+
     uint32_t insn_pc;         /* pc of the executing instruction (errors) */
     int insn_range;
     fv_error *err;

@@ -47,6 +47,7 @@ struct fv_tt_size {
      * there is one (variation.c: FreeType's variation path even at 0). */
     int32_t *coords;
     int varied;
+    int32_t *cvt_units;       /* the CVT with cvar's deltas (26.6 font units), or NULL */
     fv_status ready;          /* fpgm/prep outcome */
     fv_error ready_err;
 };

@@ -49,6 +49,10 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
     c->stack = size->stack;
     c->stack_size = size->stack_size;
     c->kept_new_top = &size->new_top;
+    if (size->varied) {
+        c->var_coords = size->coords;
+        c->var_axes = size->face->var->num_axes;
+    }
     c->period = 64;
     c->err = err;
     /* One budget per fpgm or prep run; glyph loads start their own. */
@@ -92,7 +96,7 @@ static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err, int fres
     /* CVT values are kept in 26.6 font units and scaled with scale >> 6. */
     int64_t scale = tt_asr(s->m.scale, 6);
     for (uint32_t i = 0; i < s->cvt_size; i++)
-        s->cvt[i] = fv_mulfix((int64_t)sf->cvt[i] * 64, scale);
+        s->cvt[i] = fv_mulfix(s->cvt_units ? s->cvt_units[i] : (int64_t)sf->cvt[i] * 64, scale);
     for (uint32_t i = 0; fresh && i < s->twilight.n_points; i++) {
         s->twilight.org[i].x = s->twilight.org[i].y = 0;
         s->twilight.cur[i].x = s->twilight.cur[i].y = 0;
@@ -263,6 +267,7 @@ void fv_tt_size_free(fv_tt_size *s)
     fv_mem_free(m, s->storage);
     fv_mem_free(m, s->stack);
     fv_mem_free(m, s->coords);
+    fv_mem_free(m, s->cvt_units);
     tt_zone_free(m, &s->twilight);
     fv_mem_free(m, s);
 }

@@ -36,6 +36,20 @@ fv_status tt_var_size_location(fv_tt_size *s, const fv_tt_size_request *req, fv_
      * varied positions: the default instance hinted through a location can
      * differ by a rounding from the one hinted without (measured, Karla). */
     s->varied = 1;
+    /* cvar: the CVT at the location, which prep then scales. */
+    fv_span cvar;
+    const sfnt_font *sf = s->face->sf;
+    if (sf->cvt_count > 0 && sfnt_find_table(sf, SFNT_TAG_cvar, &cvar)) {
+        s->cvt_units = fv_mem_array(s->face->mem, sf->cvt_count, sizeof(int32_t));
+        if (!s->cvt_units)
+            return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_cvar, FV_NO_VALUE, NULL);
+        sfnt_gvar_scratch scratch;
+        memset(&scratch, 0, sizeof scratch);
+        fv_status st = sfnt_cvar_apply(v, sf, s->coords, s->cvt_units, &scratch, s->face->mem, err);
+        sfnt_gvar_scratch_free(s->face->mem, &scratch);
+        if (st != FV_OK)
+            return st;
+    }
     return FV_OK;
 }
 

@@ -1,0 +1,276 @@
+#!/usr/bin/python3
+"""Builds small variable TrueType fonts that exercise one variation feature
+each, for test_var_glyphs (compared with FreeType 2.12.1).  Uses Debian's
+python3-fonttools; writes the fonts into the directory given as argument.
+
+  var_gvar.ttf   two axes with an avar map of several segments; gvar with
+                 private and shared point numbers (inferred deltas for the
+                 untouched points), an intermediate region, phantom-point
+                 deltas (no HVAR: the advance varies through them), a
+                 composite whose component offsets vary, and a contour with
+                 a single touched point.
+  var_cvar.ttf   hinted: cvar (tuples with shared "every entry" point
+                 numbers, which FreeType 2.12.1 does not apply, private
+                 ones, private "every entry" and an intermediate region) read by
+                 prep and the glyph program through MIAP; GETVARIATION in
+                 fpgm, prep and the glyph program, GETDATA, GETINFO's
+                 variation bit, each result written into a point's y.
+"""
+import array
+import os
+import struct
+import sys
+
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import newTable
+from fontTools.ttLib.tables.DefaultTable import DefaultTable
+from fontTools.ttLib.tables import ttProgram
+from fontTools.ttLib.tables.TupleVariation import TupleVariation
+from fontTools.ttLib.tables._g_l_y_f import GlyphComponent, Glyph
+
+
+def box(pen, x0, y0, x1, y1):
+    pen.moveTo((x0, y0))
+    pen.lineTo((x0, y1))
+    pen.lineTo((x1, y1))
+    pen.lineTo((x1, y0))
+    pen.closePath()
+
+
+def curvy(pen, x0, y0, x1, y1):
+    pen.moveTo((x0, y0))
+    pen.qCurveTo((x0, y1), ((x0 + x1) // 2, y1))
+    pen.qCurveTo((x1, y1), (x1, (y0 + y1) // 2))
+    pen.lineTo((x1, y0))
+    pen.closePath()
+
+
+def base_font(axes, names):
+    fb = FontBuilder(1000, isTTF=True)
+    order = [".notdef"] + names
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({0x41 + i: n for i, n in enumerate(names) if n != "comp"})
+    return fb, order
+
+
+def simple_glyphs():
+    g = {}
+    pen = TTGlyphPen(None)
+    box(pen, 50, 0, 450, 700)
+    g[".notdef"] = pen.glyph()
+    pen = TTGlyphPen(None)
+    box(pen, 100, 0, 500, 700)        # contour 0: 4 points
+    curvy(pen, 150, 100, 450, 600)    # contour 1: curves
+    g["a"] = pen.glyph()
+    pen = TTGlyphPen(None)
+    curvy(pen, 80, -20, 620, 730)
+    box(pen, 200, 200, 300, 300)      # a contour with one touched point
+    g["b"] = pen.glyph()
+    return g
+
+
+def build_gvar(path):
+    fb, order = base_font(None, ["a", "b", "comp"])
+    glyphs = simple_glyphs()
+    comp = Glyph()
+    comp.numberOfContours = -1
+    c1 = GlyphComponent(); c1.glyphName = "a"; c1.x, c1.y, c1.flags = 0, 0, 0x0002 | 0x0004
+    c2 = GlyphComponent(); c2.glyphName = "b"; c2.x, c2.y, c2.flags = 610, 35, 0x0002 | 0x0004
+    comp.components = [c1, c2]
+    glyphs["comp"] = comp
+    fb.setupGlyf(glyphs)
+    metrics = {n: (600, 50) for n in order}
+    metrics["comp"] = (1250, 100)
+    # lsb must be xMin for the phantom points
+    for n in order:
+        g = fb.font["glyf"][n]
+        g.recalcBounds(fb.font["glyf"])
+        metrics[n] = (metrics[n][0], getattr(g, "xMin", 0))
+    fb.setupHorizontalMetrics(metrics)
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "VarGvar", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200)
+    fb.setupPost()
+    axes = [("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 200, "Width")]
+    fb.setupFvar(axes, [
+        {"location": {"wght": 100, "wdth": 100}, "stylename": "Thin"},
+        {"location": {"wght": 900, "wdth": 50}, "stylename": "Black Narrow"},
+        {"location": {"wght": 650, "wdth": 175}, "stylename": "Semi Wide"},
+    ])
+    avar = newTable("avar")
+    avar.segments = {"wght": {-1.0: -1.0, -0.5: -0.3333, 0.0: 0.0, 0.4: 0.2, 0.7: 0.8, 1.0: 1.0},
+                     "wdth": {-1.0: -1.0, -0.5: -0.2, 0.0: 0.0, 1.0: 1.0}}
+    fb.font["avar"] = avar
+    var = {}
+    ga = fb.font["glyf"]["a"]
+    na = len(ga.coordinates) + 4
+    gb = fb.font["glyf"]["b"]
+    nb = len(gb.coordinates) + 4
+    # a: full deltas on wght, sparse (private points, IUP) on wdth,
+    # an intermediate region on wght, phantom deltas
+    full = [(10 + i, -3 * i) for i in range(na)]
+    sparse = [None] * na
+    for i in (0, 2, 5, 7):
+        sparse[i] = (40 - 9 * i, 15 + 4 * i)
+    sparse[na - 3] = (55, 0)   # pp2: advance grows
+    mid = [None] * na
+    for i in (1, 4, 6):
+        mid[i] = (-21, 33)
+    mid[na - 4] = (7, 0)       # pp1
+    var["a"] = [
+        TupleVariation({"wght": (0, 1.0, 1.0)}, full),
+        TupleVariation({"wdth": (0, 1.0, 1.0)}, sparse),
+        TupleVariation({"wght": (0.2, 0.5, 1.0)}, mid),
+        TupleVariation({"wght": (-1.0, -1.0, 0)}, [(-(i % 5), i % 3) for i in range(na)]),
+    ]
+    one = [None] * nb
+    one[0] = (30, -12)
+    one[3] = (-17, 25)
+    one[len(gb.coordinates) - 2] = (11, 13)   # lone touched point of contour 2
+    one[nb - 3] = (-40, 0)
+    var["b"] = [
+        TupleVariation({"wght": (0, 1.0, 1.0), "wdth": (0, 1.0, 1.0)}, one),
+        TupleVariation({"wdth": (-1.0, -1.0, 0)}, [(3 * (i % 4) - 5, 2 - i % 7) for i in range(nb)]),
+    ]
+    var["comp"] = [
+        TupleVariation({"wght": (0, 1.0, 1.0)}, [(0, 0), (35, -11), (0, 0), (70, 0), (0, 0), (0, 0)]),
+        TupleVariation({"wdth": (-1.0, -1.0, 0)}, [(5, 5), (-25, 9), (0, 0), (-30, 0), (0, 0), (0, 0)]),
+    ]
+    fb.setupGvar(var)
+    fb.save(path)
+
+
+# The few instructions the programs use (fontTools 4.38's assembler does
+# not know GETDATA), as bytecode.
+OPS = {"SVTCA_Y": [0x00], "SWAP": [0x23], "WS": [0x42], "RS": [0x43], "DIV": [0x62],
+       "SCFS": [0x48], "MIAP": [0x3E], "GETVARIATION": [0x91], "GETDATA": [0x92],
+       "GETINFO": [0x88], "RCVT": [0x45], "WCVTP": [0x44]}
+
+
+def asm(items):
+    """items: mnemonics, or ints to push (one PUSHW each)."""
+    code = []
+    for it in items:
+        if isinstance(it, int):
+            code += [0xB8, (it >> 8) & 0xFF, it & 0xFF]
+        else:
+            code += OPS[it]
+    p = ttProgram.Program()
+    p.fromBytecode(bytes(code))
+    return p
+
+
+def f2dot14(v):
+    return struct.pack(">h", int(round(v * 16384)))
+
+
+def cvar_bytes():
+    """cvar by hand (fontTools never shares point numbers in cvar): shared
+    point numbers meaning "every entry" used by two tuples (one with an
+    intermediate region), a tuple with private point numbers and one whose
+    private point numbers mean every entry.  Axes: wght, opsz."""
+    def deltas(values):          # one run of byte deltas
+        return bytes([len(values) - 1]) + bytes(v & 0xFF for v in values)
+    tuples = [
+        # (index flags, peak, (start, end) or None, private points or None, deltas)
+        (0x8000, (1.0, 0.0), None, None, [10, 20, 30, 40, 50, 60, 70, 80]),
+        (0xA000, (-1.0, 0.0), None, [1, 2, 4], [-5, 9, -13]),
+        (0xC000, (0.4, 1.0), ((0.1, 0.0), (0.8, 1.0)), None, [3, -3, 120, 3, -7, 1, 9, 61]),
+        (0xA000, (0.0, 1.0), None, [], [7, 33, -2, 1, -41, 0, 5, 12]),
+    ]
+    headers, data = b"", b"\x00"  # shared point numbers: every entry
+    for flags, peak, region, private, values in tuples:
+        body = b""
+        if private is not None:
+            if private:
+                body += bytes([len(private), len(private) - 1])
+                prev = 0
+                for p in private:
+                    body += bytes([p - prev])
+                    prev = p
+            else:
+                body += b"\x00"
+        body += deltas(values)
+        h = struct.pack(">HH", len(body), flags) + b"".join(f2dot14(v) for v in peak)
+        if region:
+            h += b"".join(f2dot14(v) for v in region[0]) + b"".join(f2dot14(v) for v in region[1])
+        headers += h
+        data += body
+    header = struct.pack(">HHHH", 1, 0, 0x8000 | len(tuples), 8 + len(headers))
+    return header + headers + data
+
+
+def build_cvar(path):
+    fb, order = base_font(None, ["a", "b"])
+    glyphs = simple_glyphs()
+    fb.setupGlyf(glyphs)
+    metrics = {}
+    for n in order:
+        g = fb.font["glyf"][n]
+        g.recalcBounds(fb.font["glyf"])
+        metrics[n] = (600, getattr(g, "xMin", 0))
+    fb.setupHorizontalMetrics(metrics)
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "VarCvar", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200)
+    fb.setupPost()
+    axes = [("wght", 100, 400, 900, "Weight"), ("opsz", 8, 12, 72, "Optical size")]
+    fb.setupFvar(axes, [{"location": {"wght": 700, "opsz": 12}, "stylename": "Bold"}])
+    cvt = newTable("cvt ")
+    cvt.values = array.array("h", [0, 100, 250, -300, 512, 77, 700, 1000])
+    fb.font["cvt "] = cvt
+    cvar = DefaultTable("cvar")  # kept as built (fontTools would re-encode it)
+    cvar.data = cvar_bytes()
+    fb.font["cvar"] = cvar
+    # storage 0/1: GETVARIATION's values in fpgm; 2/3 in prep; 4: GETINFO
+    # with the variation selector, 5: GETDATA (an IDEF is not needed: the
+    # font has variations, so FreeType runs it).
+    fpgm = newTable("fpgm")
+    fpgm.program = asm(["GETVARIATION", 1, "SWAP", "WS", 0, "SWAP", "WS"])
+    fb.font["fpgm"] = fpgm
+    prep = newTable("prep")
+    prep.program = asm(["GETVARIATION", 3, "SWAP", "WS", 2, "SWAP", "WS",
+                        8, "GETINFO", 4, "SWAP", "WS",
+                        "GETDATA", 5, "SWAP", "WS",
+                        5, 3, "RCVT", "WCVTP"])
+    fb.font["prep"] = prep
+    # glyph a: points 0..5 get y from storage 0..5 (divided by 64 to keep
+    # 2.14 values small), points 6..7 MIAP to CVT 5 (prep's copy of 3) and
+    # 7 (intermediate region); GETVARIATION again into points 8 and 9.
+    code = ["SVTCA_Y"]
+    for i in range(6):
+        code += [i, i, "RS", 64 * 64, "DIV", "SCFS"]
+    for pt, c in ((6, 5), (7, 7)):
+        code += [pt, c, "MIAP"]
+    code += ["GETVARIATION", 64 * 64, "DIV", 9, "SWAP", "SCFS",
+             64 * 64, "DIV", 8, "SWAP", "SCFS"]
+    fb.font["glyf"]["a"].program = asm(code)
+    # glyph b: points 0..3 MIAP to CVT 1, 2, 4, 6
+    code = ["SVTCA_Y"]
+    for pt, c in ((0, 1), (1, 2), (2, 4), (3, 6)):
+        code += [pt, c, "MIAP"]
+    fb.font["glyf"]["b"].program = asm(code)
+    fb.setupMaxp()
+    m = fb.font["maxp"]
+    m.maxStorage = 8
+    m.maxFunctionDefs = 4
+    m.maxStackElements = 64
+    m.maxZones = 2
+    m.maxTwilightPoints = 4
+    na = len(fb.font["glyf"]["a"].coordinates) + 4
+    nb = len(fb.font["glyf"]["b"].coordinates) + 4
+    fb.setupGvar({"a": [TupleVariation({"wght": (0, 1.0, 1.0)}, [(i % 7 - 3, 2 * (i % 5)) for i in range(na)])],
+                  "b": [TupleVariation({"opsz": (0, 1.0, 1.0)}, [(5, -5)] * nb)]})
+    fb.save(path)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    build_gvar(os.path.join(out, "var_gvar.ttf"))
+    build_cvar(os.path.join(out, "var_cvar.ttf"))
+
+
+if __name__ == "__main__":
+    main()
