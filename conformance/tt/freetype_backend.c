@@ -205,7 +205,9 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
          * coordinates are set, a face keeps its variation state: GETVARIATION
          * defined, the variation path even at the default). */
         FT_Done_Face(ft->face[v]);
+        FT_Done_FreeType(ft->lib[v]);
         ft->face[v] = NULL;
+        ft->lib[v] = NULL;
         ft->varied[v] = 0;
         if (open_version(ft, v, ft->size_error, sizeof ft->size_error) != 0)
             goto fail;

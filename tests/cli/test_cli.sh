@@ -26,6 +26,11 @@ grep -q '^glyphs: 6253$' "$tmp/out" || { echo "FAIL: DejaVuSans glyph count"; fa
 grep -q '^hinted: yes' "$tmp/out" || { echo "FAIL: DejaVuSans should be hinted"; fails=$((fails + 1)); }
 expect 0 0 "info on a Graphite font" -- "$FONTVM" info /usr/share/fonts/truetype/padauk/Padauk-Regular.ttf
 grep -q '^graphite: yes' "$tmp/out" || { echo "FAIL: Padauk should be Graphite"; fails=$((fails + 1)); }
+grep -q '^variations: no$' "$tmp/out" || { echo "FAIL: Padauk has no variations"; fails=$((fails + 1)); }
+expect 0 0 "info on a variable font" -- "$FONTVM" info "/usr/share/fonts/truetype/karla-variable/Karla[wght].ttf"
+grep -q '^variations: 1 axes, 6 named instances$' "$tmp/out" || { echo "FAIL: Karla's axes"; fails=$((fails + 1)); }
+grep -q '^  axis wght  min 200  default 400  max 800  (name id 256)$' "$tmp/out" || { echo "FAIL: Karla's wght axis"; fails=$((fails + 1)); }
+grep -q '^  instance 5 (--named-instance 5): name id 261  wght=700$' "$tmp/out" || { echo "FAIL: Karla's instance 5"; fails=$((fails + 1)); }
 expect 0 0 "info --help" -- "$FONTVM" info --help
 expect 2 1 "missing file" -- "$FONTVM" info /nonexistent.ttf
 printf 'not a font, really' >"$tmp/junk.ttf"

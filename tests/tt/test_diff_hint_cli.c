@@ -11,10 +11,13 @@
 
 #include <jansson.h>
 
+#include "fontvm/var.h"
 #include "tt_compare.h"
 
 #define LIBERATION "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"
 #define DEJAVU "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#define KARLA "/usr/share/fonts/truetype/karla-variable/Karla[wght].ttf"
+#define INTER "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf"
 
 /* Runs a shell command; returns its exit status and its stdout (caller frees). */
 static int run(const char *cmd, char **out)
@@ -41,13 +44,15 @@ static int run(const char *cmd, char **out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Hints `glyphs` with the CLI and compares each JSON line with FreeType. */
-static void check_against_freetype(const char *font, const char *ppem, const char *mode_name,
-                                   const char *glyphs, int expected_lines)
+/* Hints `glyphs` with the CLI (plus `extra` options) and compares each
+ * JSON line with FreeType at the location coords[0..n) (normalized; n = 0:
+ * none). */
+static void check_at(const char *font, const char *ppem, const char *mode_name, const char *glyphs,
+                     int expected_lines, const char *extra, const int32_t *coords, uint32_t n)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' hint '%s' --ppem %s --mode %s --glyphs %s --json",
-             FONTVM_CLI_PATH, font, ppem, mode_name, glyphs);
+    snprintf(cmd, sizeof cmd, "'%s' hint '%s' --ppem %s --mode %s --glyphs %s --json %s",
+             FONTVM_CLI_PATH, font, ppem, mode_name, glyphs, extra);
     char *out = NULL;
     int rc = run(cmd, &out);
     assert_int_equal(rc, 0);
@@ -59,6 +64,7 @@ static void check_against_freetype(const char *font, const char *ppem, const cha
     assert_int_equal(ttc_size_parse(ppem, &size), 0);
     fv_tt_mode mode;
     assert_int_equal(fv_tt_mode_parse(mode_name, &mode), 0);
+    assert_int_equal(ttc_ft_set_location(ft, coords, n, errbuf, sizeof errbuf), 0);
     assert_int_equal(ttc_ft_set_size(ft, &size, mode, 0, errbuf, sizeof errbuf), 0);
     ttc_glyph ref;
     ttc_glyph_init(&ref);
@@ -100,6 +106,38 @@ static void check_against_freetype(const char *font, const char *ppem, const cha
     ttc_glyph_free(&ref);
     ttc_ft_close(ft);
     free(out);
+}
+
+static void check_against_freetype(const char *font, const char *ppem, const char *mode_name,
+                                   const char *glyphs, int expected_lines)
+{
+    check_at(font, ppem, mode_name, glyphs, expected_lines, "", NULL, 0);
+}
+
+/* --variations (design units) and --named-instance against FreeType at the
+ * same location (normalized by fontvm/var.h, which test_var_coords checks
+ * against FreeType's own normalization). */
+static void test_hint_variations(void **state)
+{
+    (void)state;
+    fv_font *font;
+    fv_error err;
+    int32_t coords[4];
+    assert_int_equal(fv_font_open_file(KARLA, 0, NULL, &font, &err), FV_OK);
+    int32_t design = 700 << 16;
+    assert_int_equal(fv_font_var_from_design(font, &design, 1, coords, &err), FV_OK);
+    check_at(KARLA, "12", "v40", "36-40", 5, "--variations wght=700", coords, 1);
+    design = (int32_t)(250.5 * 65536);
+    assert_int_equal(fv_font_var_from_design(font, &design, 1, coords, &err), FV_OK);
+    check_at(KARLA, "17.5", "v35", "36,68", 2, "--variations=wght=250.5", coords, 1);
+    assert_int_equal(fv_font_var_from_instance(font, 2, coords, &err), FV_OK);
+    check_at(KARLA, "9", "v40-mono", "36", 1, "--named-instance 2", coords, 1);
+    fv_font_close(font);
+    assert_int_equal(fv_font_open_file(INTER, 0, NULL, &font, &err), FV_OK);
+    int32_t both[2] = {900 << 16, -(5 << 16)};
+    assert_int_equal(fv_font_var_from_design(font, both, 2, coords, &err), FV_OK);
+    check_at(INTER, "12", "v40-lcd", "36-38", 3, "--variations slnt=-5,wght=900", coords, 2);
+    fv_font_close(font);
 }
 
 static void test_hint_json_matches_freetype(void **state)
@@ -169,6 +207,13 @@ static void test_bad_input_exits_2(void **state)
         "bench",
         "bench " LIBERATION " --sizes 12,,x",
         "bench " LIBERATION " --repeat 0",
+        "hint " LIBERATION " --ppem 12 --variations wght=700",      /* no axes */
+        "hint '" KARLA "' --ppem 12 --variations wdth=80",          /* no such axis */
+        "hint '" KARLA "' --ppem 12 --variations wght",             /* no value */
+        "hint '" KARLA "' --ppem 12 --variations wght=heavy",
+        "hint '" KARLA "' --ppem 12 --variations wght=700,,",
+        "hint '" KARLA "' --ppem 12 --named-instance 7",            /* 6 instances */
+        "hint '" KARLA "' --ppem 12 --named-instance 1 --variations wght=700",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char cmd[1024], *out = NULL;
@@ -196,6 +241,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hint_json_matches_freetype),
+        cmocka_unit_test(test_hint_variations),
         cmocka_unit_test(test_hint_quiet_summary),
         cmocka_unit_test(test_trace_prints_instructions),
         cmocka_unit_test(test_bad_input_exits_2),

@@ -38,6 +38,15 @@ int cli_check_glyph(const char *cmd, const char *option, uint32_t gid, uint32_t 
 int cli_is_help(const char *arg);
 
 
+/* Variable fonts (cli_var.c).  cli_var_location sets req's location from
+ * --variations ("wght=700,wdth=80", design units, as hb-view spells it)
+ * or --named-instance N (1-based, 0 the default), whichever was given
+ * (NULL when not); coords holds FV_VAR_MAX_AXES values and must outlive
+ * req.  cli_var_print lists the axes and named instances. */
+int cli_var_location(const char *cmd, const fv_font *font, const char *variations,
+                     const char *named, int32_t *coords, fv_tt_size_request *req);
+void cli_var_print(const fv_font *font);
+
 /* Option parsing with libc's getopt_long: cli_getopt_begin resets it and
  * silences its own messages; cli_getopt returns the next option, -1 at the
  * end, or '?' after printing one usage line for an unknown option or a

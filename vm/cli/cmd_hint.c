@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "fontvm/var.h"
 #include "fontvm/tt.h"
 #include "gr_compare.h"
 
@@ -30,7 +31,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: fontvm hint FONT --ppem N [--mode v35|v40|v40-mono|v40-lcd]\n"
             "                   [--glyphs G | --text S | -u LIST] [--pedantic] [--face N]\n"
-            "                   [--json | --quiet]\n\n"
+            "                   [--variations TAG=V,... | --named-instance N] [--json | --quiet]\n\n"
             "Hints glyphs as FreeType's FT_Load_Glyph(NO_AUTOHINT|NO_BITMAP|target) does and\n"
             "prints, per glyph, its advance, contours and points (26.6 and pixels) with\n"
             "their on/off-curve flags, like ftdump's and ftgrid's point listing.\n"
@@ -43,6 +44,10 @@ static void usage(FILE *out)
             "  -u, --unicodes LIST   the same for code points: U+0041,U+0042\n"
             "  --pedantic    turn faults FreeType ignores into errors (FT_LOAD_PEDANTIC)\n"
             "  --face N      face of a collection (0 to 65535, default 0)\n"
+            "  --variations TAG=V,...  a variable font's location in design units, as\n"
+            "                hb-view takes it: wght=700,wdth=80 (other axes at default)\n"
+            "  --named-instance N  a variable font's named instance (1 to the count\n"
+            "                fontvm info lists; 0 the default location)\n"
             "  --json        one JSON object per glyph and line: gid, ppem, mode, advance,\n"
             "                points ([x,y] in 26.6, phantom points excluded), contours\n"
             "                (each contour's last point), flags (1 on curve, 0 off), error\n"
@@ -158,8 +163,12 @@ int cmd_hint(int argc, char **argv)
         {"ppem", required_argument, NULL, 'p'},    {"mode", required_argument, NULL, 'm'},
         {"glyphs", required_argument, NULL, 'g'},  {"face", required_argument, NULL, 'f'},
         {"text", required_argument, NULL, 't'},    {"unicodes", required_argument, NULL, 'u'},
+        {"variations", required_argument, NULL, 'V'},
+        {"named-instance", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     const char *ppem = NULL, *mode_s = "v40", *glyphs_s = NULL, *text = NULL, *unicodes = NULL;
+    const char *variations = NULL, *named = NULL;
+    int32_t coords[FV_VAR_MAX_AXES];
     int out = OUT_LISTING, pedantic = 0, opt;
     uint32_t face_index = 0;
     cli_getopt_begin();
@@ -178,6 +187,8 @@ int cmd_hint(int argc, char **argv)
         case 'g': glyphs_s = optarg; break;
         case 't': text = optarg; break;
         case 'u': unicodes = optarg; break;
+        case 'V': variations = optarg; break;
+        case 'I': named = optarg; break;
         case 'f':
             if (cli_opt_uint("hint", "--face", optarg, 0, 0xFFFF, &face_index))
                 return CLI_BAD_INPUT;
@@ -218,6 +229,8 @@ int cmd_hint(int argc, char **argv)
         rc = cli_glyphs_add_spec("hint", "--glyphs", glyphs_s ? glyphs_s : "all", ss.font, names,
                                  &glyphs);
     }
+    if (rc == CLI_OK)
+        rc = cli_var_location("hint", ss.font, variations, named, coords, &req);
     fv_error err;
     if (rc == CLI_OK && fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
         ss.size = NULL;

@@ -90,6 +90,7 @@ int cmd_info(int argc, char **argv)
            h.hinted ? "yes" : "no", s->fpgm.len, s->prep.len, s->cvt_count, h.glyph_programs);
     int graphite = has_table(s, SFNT_TAG_Silf);
     printf("graphite: %s\n", graphite ? "yes (Silf present)" : "no");
+    cli_var_print(font);
 
     if (s->maxp.version == 0x00010000u) {
         const sfnt_maxp *m = &s->maxp;
