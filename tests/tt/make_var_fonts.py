@@ -54,6 +54,21 @@ def base_font(axes, names):
     return fb, order
 
 
+def finish_tables(fb, order, family, advances):
+    """hmtx (advance 600 unless given; lsb = xMin, as the phantom points
+    need), hhea, name, OS/2 and post."""
+    metrics = {}
+    for n in order:
+        g = fb.font["glyf"][n]
+        g.recalcBounds(fb.font["glyf"])
+        metrics[n] = (advances.get(n, 600), getattr(g, "xMin", 0))
+    fb.setupHorizontalMetrics(metrics)
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200)
+    fb.setupPost()
+
+
 def simple_glyphs():
     g = {}
     pen = TTGlyphPen(None)
@@ -80,18 +95,7 @@ def build_gvar(path):
     comp.components = [c1, c2]
     glyphs["comp"] = comp
     fb.setupGlyf(glyphs)
-    metrics = {n: (600, 50) for n in order}
-    metrics["comp"] = (1250, 100)
-    # lsb must be xMin for the phantom points
-    for n in order:
-        g = fb.font["glyf"][n]
-        g.recalcBounds(fb.font["glyf"])
-        metrics[n] = (metrics[n][0], getattr(g, "xMin", 0))
-    fb.setupHorizontalMetrics(metrics)
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "VarGvar", "styleName": "Regular"})
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200)
-    fb.setupPost()
+    finish_tables(fb, order, "VarGvar", {"comp": 1250})
     axes = [("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 200, "Width")]
     fb.setupFvar(axes, [
         {"location": {"wght": 100, "wdth": 100}, "stylename": "Thin"},
@@ -205,16 +209,7 @@ def build_cvar(path):
     fb, order = base_font(None, ["a", "b"])
     glyphs = simple_glyphs()
     fb.setupGlyf(glyphs)
-    metrics = {}
-    for n in order:
-        g = fb.font["glyf"][n]
-        g.recalcBounds(fb.font["glyf"])
-        metrics[n] = (600, getattr(g, "xMin", 0))
-    fb.setupHorizontalMetrics(metrics)
-    fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "VarCvar", "styleName": "Regular"})
-    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200)
-    fb.setupPost()
+    finish_tables(fb, order, "VarCvar", {})
     axes = [("wght", 100, 400, 900, "Weight"), ("opsz", 8, 12, 72, "Optical size")]
     fb.setupFvar(axes, [{"location": {"wght": 700, "opsz": 12}, "stylename": "Bold"}])
     cvt = newTable("cvt ")
