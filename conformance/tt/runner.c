@@ -5,6 +5,7 @@
  *   fvconform-tt --font PATH [--face N] [--sizes 6,7,10.5,12x16]
  *                [--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G]
  *                [--detail-limit N] [--pedantic] [--no-culprit]
+ *                [--location wght=0.42,wdth=-1 | --location instance=N]
  *
  * One process handles one font on one core; scripts/conform runs one per
  * font in parallel.  The load decisions (does each engine open the face,
@@ -21,8 +22,9 @@
 
 #include <jansson.h>
 
-#include "tt_compare.h"
+#include "fontvm/var.h"
 #include "jsonl.h"
+#include "tt_compare.h"
 
 #define MAX_SIZES 128
 #define DEFAULT_DETAIL_LIMIT 20
@@ -41,6 +43,7 @@ typedef struct options {
     uint32_t detail_limit;
     int pedantic;
     int culprit;
+    const char *location;  /* as given, or NULL: the font as opened */
 } options;
 
 static double now_s(void)
@@ -60,7 +63,8 @@ static int usage(const char *msg)
     fprintf(stderr, "fvconform-tt: %s\n", msg);
     fprintf(stderr, "usage: fvconform-tt --font PATH [--face N] [--sizes 6,10.5,12x16] "
                     "[--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G] "
-                    "[--detail-limit N] [--pedantic] [--no-culprit]\n");
+                    "[--detail-limit N] [--pedantic] [--no-culprit] "
+                    "[--location TAG=N,... | --location instance=N]\n");
     return 2;
 }
 
@@ -129,6 +133,68 @@ static int parse_glyphs(const char *s, options *o)
     return 0;
 }
 
+/* --location: normalized coordinates by axis tag ("wght=0.42,wdth=-1",
+ * other axes at 0; 16.16 rounded from the decimal) or a named instance
+ * ("instance=N", 1-based, normalized by fontvm/var.h as
+ * FT_Set_Named_Instance does), for both engines.  -1 with a message. */
+static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, size_t size)
+{
+    fv_font *font = fv ? ttc_fv_font(fv) : NULL;
+    uint32_t na = font ? fv_font_var_axis_count(font) : 0;
+    int32_t coords[TTC_MAX_AXES] = {0};
+    fv_error err;
+    if (na == 0 || na > TTC_MAX_AXES) {
+        snprintf(msg, size, "%s: --location for a font without (usable) axes", o->font);
+        return -1;
+    }
+    char buf[512];
+    if (strlen(o->location) >= sizeof buf) {
+        snprintf(msg, size, "--location: too long");
+        return -1;
+    }
+    strcpy(buf, o->location);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        char *end = NULL;
+        if (eq)
+            *eq = '\0';
+        double v = eq ? strtod(eq + 1, &end) : 0.0;
+        if (!eq || end == eq + 1 || *end != '\0') {
+            snprintf(msg, size, "--location: expected TAG=N,... or instance=N, not '%s'", o->location);
+            return -1;
+        }
+        if (strcmp(tok, "instance") == 0) {
+            if (v < 0 || v != (double)(uint32_t)v ||
+                fv_font_var_from_instance(font, (uint32_t)v, coords, &err) != FV_OK) {
+                snprintf(msg, size, "--location: no named instance %s", eq + 1);
+                return -1;
+            }
+            continue;
+        }
+        uint32_t tag, i = 0;
+        fv_var_axis a;
+        if (fv_var_tag_parse(tok, &tag) != 0 || v < -1.0 || v > 1.0) {
+            snprintf(msg, size, "--location: '%s=%s' is not an axis tag with a value in -1..1", tok, eq + 1);
+            return -1;
+        }
+        while (i < na && fv_font_var_axis(font, i, &a) == FV_OK && a.tag != tag)
+            i++;
+        if (i == na) {
+            snprintf(msg, size, "--location: the font has no axis '%s'", tok);
+            return -1;
+        }
+        coords[i] = (int32_t)(v * 65536.0 + (v < 0 ? -0.5 : 0.5));
+    }
+    char errbuf[160] = "";
+    if (ttc_ft_set_location(ft, coords, na, errbuf, sizeof errbuf) != 0 ||
+        ttc_fv_set_location(fv, coords, na) != 0) {
+        snprintf(msg, size, "--location: %s", errbuf);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -153,6 +219,8 @@ static int parse_args(int argc, char **argv, options *o)
         i++;
         if (strcmp(a, "--font") == 0)
             o->font = v;
+        else if (strcmp(a, "--location") == 0)
+            o->location = v;
         else if (strcmp(a, "--face") == 0) {
             if (parse_u32(v, &o->face) != 0)
                 return usage("--face: expected a face index");
@@ -203,6 +271,8 @@ static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mo
     json_object_set_new(r, "font", json_string(o->font));
     json_object_set_new(r, "face", json_integer(o->face));
     json_object_set_new(r, "size", json_string(size_label));
+    if (o->location)
+        json_object_set_new(r, "location", json_string(o->location));
     json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
     json_object_set_new(r, "gid", json_integer(gid));
     json_object_set_new(r, "glyph_name", json_string(glyph_name));
@@ -328,6 +398,13 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : 1;
     }
 
+    if (o.location && set_location(&o, ft, fv, msg, sizeof msg) != 0) {
+        emit_error(msg);
+        ttc_fv_close(fv);
+        ttc_ft_close(ft);
+        return 2; /* a bad argument, found once the font is open */
+    }
+
     uint32_t num_glyphs = ttc_ft_num_glyphs(ft);
     uint32_t first = 0, last = num_glyphs ? num_glyphs - 1 : 0;
     if (!o.glyphs_all) {
@@ -403,6 +480,8 @@ int main(int argc, char **argv)
             json_object_set_new(s, "face", json_integer(o.face));
             json_object_set_new(s, "font_name", json_string(ttc_ft_font_name(ft)));
             json_object_set_new(s, "size", json_string(sz->label));
+            if (o.location)
+                json_object_set_new(s, "location", json_string(o.location));
             json_object_set_new(s, "mode", json_string(fv_tt_mode_name(mode)));
             json_object_set_new(s, "cases", json_integer((json_int_t)per_config));
             for (int st = 0; st < TTC_STATUS_COUNT; st++)

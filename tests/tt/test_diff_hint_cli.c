@@ -138,6 +138,13 @@ static void test_hint_variations(void **state)
     assert_int_equal(fv_font_var_from_design(font, both, 2, coords, &err), FV_OK);
     check_at(INTER, "12", "v40-lcd", "36-38", 3, "--variations slnt=-5,wght=900", coords, 2);
     fv_font_close(font);
+    /* trace takes the same options: Karla's prep at its boldest instance. */
+    char cmd[1024], *out = NULL;
+    snprintf(cmd, sizeof cmd, "'%s' trace '%s' --ppem 12 --glyph 36 --named-instance 6",
+             FONTVM_CLI_PATH, KARLA);
+    assert_int_equal(run(cmd, &out), 0);
+    assert_non_null(strstr(out, "prep @0"));
+    free(out);
 }
 
 static void test_hint_json_matches_freetype(void **state)
@@ -214,6 +221,8 @@ static void test_bad_input_exits_2(void **state)
         "hint '" KARLA "' --ppem 12 --variations wght=700,,",
         "hint '" KARLA "' --ppem 12 --named-instance 7",            /* 6 instances */
         "hint '" KARLA "' --ppem 12 --named-instance 1 --variations wght=700",
+        "trace '" KARLA "' --ppem 12 --glyph 36 --variations wdth=80",
+        "trace '" KARLA "' --ppem 12 --glyph 36 --named-instance 9",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char cmd[1024], *out = NULL;

@@ -4,6 +4,7 @@
  *
  *   fontvm trace FONT --ppem N --glyph G [--mode v35|v40|v40-mono|v40-lcd]
  *                [--pedantic] [--face N] [--glyf-only]
+ *                [--variations TAG=V,... | --named-instance N]
  *
  *   glyf[36] @17    MIRP[01101]     [.. 5 412] -> [.. 5]        p12 (438,0)->(448,0)
  *
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fontvm/var.h"
 #include "fontvm/tt.h"
 
 /* How many values of the stack top are printed. */
@@ -91,6 +93,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: fontvm trace FONT --ppem N --glyph G [--mode v35|v40|v40-mono|v40-lcd]\n"
             "                    [--pedantic] [--face N] [--glyf-only]\n"
+            "                    [--variations TAG=V,... | --named-instance N]\n"
             "       fontvm trace FONT (--text S | --text-file F | -u LIST | --codes HEX...)\n"
             "                    [any option of fontvm shape]\n\n"
             "TrueType: prints every instruction fontvm executes for glyph G (prep, then\n"
@@ -138,8 +141,12 @@ int cmd_trace(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},         {"pedantic", no_argument, NULL, 'P'},
         {"glyf-only", no_argument, NULL, 'G'},    {"ppem", required_argument, NULL, 'p'},
         {"mode", required_argument, NULL, 'm'},   {"glyph", required_argument, NULL, 'g'},
-        {"face", required_argument, NULL, 'f'},   {NULL, 0, NULL, 0}};
+        {"face", required_argument, NULL, 'f'},
+        {"variations", required_argument, NULL, 'V'},
+        {"named-instance", required_argument, NULL, 'I'}, {NULL, 0, NULL, 0}};
     const char *ppem = NULL, *mode_s = "v40", *glyph_s = NULL;
+    const char *variations = NULL, *named = NULL;
+    int32_t coords[FV_VAR_MAX_AXES];
     int pedantic = 0, glyf_only = 0, opt;
     uint32_t face_index = 0, gid = 0;
     cli_getopt_begin();
@@ -151,6 +158,8 @@ int cmd_trace(int argc, char **argv)
         case 'p': ppem = optarg; break;
         case 'm': mode_s = optarg; break;
         case 'g': glyph_s = optarg; break;
+        case 'V': variations = optarg; break;
+        case 'I': named = optarg; break;
         case 'f':
             if (cli_opt_uint("trace", "--face", optarg, 0, 0xFFFF, &face_index))
                 return CLI_BAD_INPUT;
@@ -180,6 +189,8 @@ int cmd_trace(int argc, char **argv)
         return rc;
     fv_error err;
     if ((rc = cli_glyph_one("trace", "--glyph", glyph_s, ss.font, &gid)) != CLI_OK)
+        goto done;
+    if ((rc = cli_var_location("trace", ss.font, variations, named, coords, &req)) != CLI_OK)
         goto done;
     fv_tt_exec_set_trace(ss.exec, on_event, &ts);
     if (fv_tt_size_new(ss.face, ss.exec, &req, &ss.size, &err) != FV_OK) {
