@@ -52,7 +52,7 @@ static int parse_variations(const char *cmd, const fv_font *font, const char *te
                 break;
         }
         if (i == na) {
-            char msg[96];
+            char msg[128]; /* item is under 64 bytes */
             snprintf(msg, sizeof msg, "the font has no axis '%s' (fontvm info lists them)", item);
             return cli_usage_error(cmd, msg);
         }
