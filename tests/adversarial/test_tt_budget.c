@@ -37,7 +37,7 @@ static void open_font(loaded *l, uint8_t *data, const size_t *len)
     assert_int_equal(fv_font_open_memory(data, *len, 0, NULL, &l->font, &err), FV_OK);
     assert_int_equal(fv_tt_face_new(l->font, &l->face, &err), FV_OK);
     assert_int_equal(fv_tt_exec_new(l->face, &l->exec, &err), FV_OK);
-    fv_tt_size_request req = {12 * 64, 12 * 64, FV_TT_V40, 0};
+    fv_tt_size_request req = {.x_ppem_26d6 = 12 * 64, .y_ppem_26d6 = 12 * 64, .mode = FV_TT_V40};
     assert_int_equal(fv_tt_size_new(l->face, l->exec, &req, &l->size, &err), FV_OK);
     /* The set-up's error is what a hinted load of glyph 0 reports. */
     fv_tt_outline out;

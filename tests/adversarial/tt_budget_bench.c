@@ -53,7 +53,7 @@ static int measure(const uint8_t *font, size_t len, fv_tt_mode mode, long gid, r
             fprintf(stderr, "cannot open the font: %s\n", fv_status_name(err.kind));
             return -1;
         }
-        fv_tt_size_request req = {12 * 64, 12 * 64, mode, 0};
+        fv_tt_size_request req = {.x_ppem_26d6 = 12 * 64, .y_ppem_26d6 = 12 * 64, .mode = mode};
         double t0 = now_s();
         fv_tt_size_new(face, ex, &req, &size, &err);
         double t1 = now_s();
@@ -313,9 +313,9 @@ static int run_corpus(int argc, char **argv, const char *const *sizes, size_t nu
         uint32_t glyphs = fv_font_glyph_count(f);
         for (int m = 0; m < 4; m++)
             for (size_t s = 0; s < num_sizes; s++) {
-                fv_tt_size_request req = {(int32_t)(atof(sizes[s]) * 64 + 0.5),
-                                          (int32_t)(atof(sizes[s]) * 64 + 0.5),
-                                          (fv_tt_mode)m, 0};
+                fv_tt_size_request req = {.x_ppem_26d6 = (int32_t)(atof(sizes[s]) * 64 + 0.5),
+                                          .y_ppem_26d6 = (int32_t)(atof(sizes[s]) * 64 + 0.5),
+                                          .mode = (fv_tt_mode)m};
                 fv_tt_size *size = NULL;
                 if (fv_tt_size_new(face, ex, &req, &size, &err) != FV_OK)
                     continue;
