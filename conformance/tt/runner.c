@@ -398,8 +398,9 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : 1;
     }
 
-    if (o.location && set_location(&o, ft, fv, msg, sizeof msg) != 0) {
-        emit_error(msg);
+    char location_error[512];
+    if (o.location && set_location(&o, ft, fv, location_error, sizeof location_error) != 0) {
+        emit(json_pack("{s:s,s:s}", "type", "error", "message", location_error));
         ttc_fv_close(fv);
         ttc_ft_close(ft);
         return 2; /* a bad argument, found once the font is open */
