@@ -24,6 +24,16 @@ static inline void fvc_emit_record(json_t *o, size_t flags)
     json_decref(o);
 }
 
+/* The one error record every runner writes when it cannot go on
+ * ({"type":"error","message":M}, RECORDS.md), flushed at once: the sweep
+ * drivers wait for each answer, and the process may exit right after. */
+static inline void fvc_emit_error(const char *message)
+{
+    fvc_emit_record(json_pack("{s:s,s:s}", "type", "error", "message", message),
+                    JSON_ENSURE_ASCII);
+    fflush(stdout);
+}
+
 /* The sweep probes' input (fvconform-gr-load, fvconform-tt-load): records
  * of little-endian numbers and bytes on stdin.  1 read, 0 clean end of
  * input before the first byte, -1 truncated. */

@@ -68,12 +68,6 @@ static void emit(json_t *o)
     fvc_emit_record(o, JSON_ENSURE_ASCII);
 }
 
-static void emit_error(const char *msg)
-{
-    emit(json_pack("{s:s,s:s}", "type", "error", "message", msg));
-    fflush(stdout);
-}
-
 static unsigned char *slurp(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -386,7 +380,7 @@ int main(int argc, char **argv)
     unsigned char *font = slurp(R.font_path, &font_size);
     unsigned char *texts = slurp(R.texts, &text_size);
     if (!font || !texts) {
-        emit_error(!font ? "cannot read the font" : "cannot read the text file");
+        fvc_emit_error(!font ? "cannot read the font" : "cannot read the text file");
         free(font);
         free(texts);
         return 1;
@@ -411,7 +405,7 @@ int main(int argc, char **argv)
         R.fv_open_budget = fv_status_is_budget(err.kind);
     }
     if (!cps) {
-        emit_error("out of memory");
+        fvc_emit_error("out of memory");
         rc = 1;
         goto done;
     }
@@ -434,7 +428,7 @@ int main(int argc, char **argv)
             len--;
         line++;
         if (do_line(&R, line, (const char *)texts + pos, len, cps) != 0) {
-            emit_error("out of memory");
+            fvc_emit_error("out of memory");
             rc = 1;
             goto done;
         }

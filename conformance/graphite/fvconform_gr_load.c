@@ -41,7 +41,7 @@ static void emit(json_t *o)
 
 static int fail(int status, const char *msg)
 {
-    emit(json_pack("{s:s,s:s}", "type", "error", "message", msg));
+    fvc_emit_error(msg);
     return status;
 }
 

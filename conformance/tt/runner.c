@@ -400,7 +400,7 @@ int main(int argc, char **argv)
 
     char location_error[512];
     if (o.location && set_location(&o, ft, fv, location_error, sizeof location_error) != 0) {
-        emit(json_pack("{s:s,s:s}", "type", "error", "message", location_error));
+        fvc_emit_error(location_error);
         ttc_fv_close(fv);
         ttc_ft_close(ft);
         return 2; /* a bad argument, found once the font is open */
