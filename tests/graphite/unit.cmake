@@ -10,6 +10,15 @@ fontvm_add_test(test_gr_hardening test_gr_hardening.c)
 # under ThreadSanitizer by the tsan preset.
 find_package(Threads REQUIRED)
 fontvm_add_test(test_gr_threads test_gr_threads.c LIBS Threads::Threads)
+# The same rules broken on purpose (set_trace while another thread shapes):
+# passes only if ThreadSanitizer reports the race, so a tsan build that
+# would miss races fails here.  tsan builds only.
+if(FONTVM_SANITIZE_THREAD)
+  fontvm_add_test(test_gr_threads_rule_broken test_gr_threads_rule_broken.c LIBS Threads::Threads)
+  set_tests_properties(test_gr_threads_rule_broken PROPERTIES
+    PASS_REGULAR_EXPRESSION "WARNING: ThreadSanitizer: data race"
+    ENVIRONMENT "FONTVM_SOURCE_DIR=${PROJECT_SOURCE_DIR};TSAN_OPTIONS=history_size=7")
+endif()
 # How close the default corpus comes to the Graphite work budget: every
 # segment of conform.toml's Graphite jobs (default features) must stay 10x
 # under its segment and pass budgets (the full survey with the feature
