@@ -371,6 +371,33 @@ def bitmap_only(tables):
                         ([(b"EBLC", strike(0x20000))], "EBLC strike, no EBDT")):
         out.append(Mutation("bitmap_only", f"{name}, no glyf/loca", lambda e=extra: build(no_outlines + e)[0]))
         out.append(Mutation("bitmap_only", f"{name} beside glyf", lambda e=extra: build(tables + e)[0]))
+    # Beside the EBLC strike, glyf with glyph 0's outline only (what wine's
+    # bitmap fonts and unifont_sample.ttf carry: FreeType takes the face as
+    # strikes only), then with one more outline past numGlyphs (scalable).
+    eblc_strike = [(b"EBLC", strike(0x20000)), (b"EBDT", struct.pack(">I", 0x20000))]
+    for beyond, name in ((False, "glyph 0's outline only"), (True, "glyph 0's outline and one past numGlyphs")):
+        out.append(Mutation("bitmap_only", f"EBLC+EBDT strike, {name}",
+                            lambda b=beyond: build(only_glyph0(tables, b) + eblc_strike)[0]))
+    return out
+
+
+def only_glyph0(tables, outline_past_num_glyphs):
+    """glyf keeps glyph 0's bytes (or a 0-contour header when glyph 0 is
+    empty) and every other glyph is empty; loca (long, as subset writes it)
+    gets one more entry holding that outline again when asked."""
+    _, loca = find(tables, b"loca")
+    _, glyf = find(tables, b"glyf")
+    n = u16(find(tables, b"maxp")[1], 4)
+    a, b = glyph_range(loca, True, 0)
+    g0 = glyf[a:b] if b > a else bytes(10)
+    offsets = [0] + [len(g0)] * n
+    new_glyf = g0
+    if outline_past_num_glyphs:
+        new_glyf += g0
+        offsets.append(2 * len(g0))
+    out = list(tables)
+    out[find(out, b"loca")[0]] = (b"loca", struct.pack(f">{len(offsets)}I", *offsets))
+    out[find(out, b"glyf")[0]] = (b"glyf", new_glyf)
     return out
 
 

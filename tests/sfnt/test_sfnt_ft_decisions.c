@@ -17,6 +17,7 @@ enum { OPENS = 1, REFUSED = 0 };
 typedef struct verdict {
     int ft_face, fv_face;       /* 1 opened */
     int ft_size, fv_size;       /* 1 the size was set up */
+    fv_status fv_size_error;    /* fontvm's error when it was not */
     ttc_status glyph[2];        /* glyphs 0 and 1 at that size */
     ttc_glyph ref, sub;         /* glyph 1 of each engine */
 } verdict;
@@ -38,6 +39,7 @@ static void decide(const uint8_t *font, size_t size, const char *ppem, verdict *
         assert_int_equal(ttc_size_parse(ppem, &sz), 0);
         v->ft_size = ttc_ft_set_size(ft, &sz, FV_TT_V40, 0, errbuf, sizeof errbuf) == 0;
         v->fv_size = ttc_fv_set_size(fv, &sz, FV_TT_V40, 0, &err) == 0;
+        v->fv_size_error = v->fv_size ? FV_OK : err.kind;
         for (uint32_t gid = 0; gid < 2; gid++) {
             ttc_ft_load(ft, gid, &v->ref);
             ttc_fv_load(fv, gid, &v->sub);
@@ -266,6 +268,95 @@ static void test_eblc_cblc_strikes(void **state)
     assert_both(&fb, REFUSED);
 }
 
+/* fb_minimal's square moved to glyph 0, glyph 1 left empty: loca (short
+ * format, byte offsets / 2) is 0, `end` (the square's end), then `rest`
+ * (glyph 1's end and any entries past numGlyphs + 1), or `end` again. */
+static void notdef_only(fb_font *fb, const unsigned *rest, int n_rest)
+{
+    fb_minimal(fb);
+    fb_table *loca = fb_find(fb, "loca");
+    unsigned end = (unsigned)(fb_find(fb, "glyf")->len / 2);
+    loca->len = 0;
+    fb_u16(loca, 0); fb_u16(loca, end);
+    if (n_rest == 0)
+        fb_u16(loca, end);
+    for (int i = 0; i < n_rest; i++)
+        fb_u16(loca, rest[i]);
+}
+
+static unsigned square_end(void)
+{
+    fb_font fb;
+    fb_minimal(&fb);
+    return (unsigned)(fb_find(&fb, "glyf")->len / 2);
+}
+
+/* COMPAT(freetype): beside EBLC strikes, a glyf where only glyph 0 has
+ * bytes makes a face of strikes only (wine's system.ttf, unifont_sample):
+ * FreeType sets only the strikes' sizes (Invalid_Pixel_Size elsewhere) and
+ * loads no outline; fontvm says not_scalable. */
+static void test_notdef_only_beside_strikes(void **state)
+{
+    (void)state;
+    fb_font fb;
+    notdef_only(&fb, NULL, 0);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 0);
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "20", &v);
+    assert_int_equal(v.fv_size_error, FV_E_NOT_SCALABLE);
+    verdict_free(&v);
+    free(font);
+    /* Glyph 0's bytes need only be there: a header of 0 contours will do. */
+    notdef_only(&fb, NULL, 0);
+    fb_put16(fb_find(&fb, "glyf"), 0, 0);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 0);
+    /* Glyph 1 ending past glyf (not loca's last glyph) is empty, and so is
+     * the glyph after it, starting there: still strikes only. */
+    unsigned past[] = {square_end() + 50, square_end() + 50};
+    notdef_only(&fb, past, 2);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 0);
+}
+
+/* ... and the other side of the rule: the outlines stay. */
+static void test_notdef_only_stays_scalable(void **state)
+{
+    (void)state;
+    fb_font fb;
+    /* No strike: the lone .notdef outline is an outline font. */
+    notdef_only(&fb, NULL, 0);
+    assert_both(&fb, OPENS);
+    /* Glyph 1's outline, not glyph 0's (the EBLC case of fb_minimal). */
+    fb_minimal(&fb);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 1);
+    /* An outline in a loca entry past numGlyphs + 1 counts too (glyph 2,
+     * a second square, of a font of two glyphs). */
+    unsigned beyond[] = {square_end(), 2 * square_end()};
+    notdef_only(&fb, beyond, 2);
+    fb_table *glyf = fb_find(&fb, "glyf");
+    memcpy(glyf->data + glyf->len, glyf->data, glyf->len);
+    glyf->len *= 2;
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    assert_strike_sizes(&fb, 1);
+    /* A strike of ppem 0 is no strike: the outlines stay. */
+    notdef_only(&fb, NULL, 0);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    fb_find(&fb, "EBLC")->data[8 + 44] = 0;
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    verdict v;
+    decide(font, size, "20", &v);
+    assert_true(v.ft_size && v.fv_size);
+    assert_int_equal(v.glyph[0], TTC_IDENTICAL);
+    verdict_free(&v);
+    free(font);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +367,8 @@ int main(void)
         cmocka_unit_test(test_coordinates_beyond_16_bits),
         cmocka_unit_test(test_sbix_strikes_only),
         cmocka_unit_test(test_eblc_cblc_strikes),
+        cmocka_unit_test(test_notdef_only_beside_strikes),
+        cmocka_unit_test(test_notdef_only_stays_scalable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

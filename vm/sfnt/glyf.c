@@ -254,24 +254,13 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
         return sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_loca, FV_NO_VALUE, NULL);
     if (gid >= f->loca_glyphs)
         return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, "beyond the glyphs loca covers");
-    /* COMPAT(freetype), measured against FreeType 2.12.1: a glyph starting
-     * past the end of glyf is empty; one ending past it is empty too,
-     * except the last glyph of loca, which is cut at the end of glyf; a
-     * glyph whose end precedes its start runs to the end of glyf. */
-    uint64_t start = f->loca[gid], end = f->loca[gid + 1];
-    if (start > f->glyf.len)
-        return FV_OK;
-    if (end > f->glyf.len) {
-        if (gid != f->loca_last)
-            return FV_OK;
-        end = f->glyf.len;
-    }
-    if (end < start)
-        end = f->glyf.len;
-    if (end == start)
+    /* COMPAT(freetype): FreeType 2.12.1's glyph locations (sfnt_glyph_extent). */
+    uint64_t start;
+    uint64_t len = sfnt_glyph_extent(f->glyf.len, f->loca[gid], f->loca[gid + 1], gid == f->loca_last, &start);
+    if (len == 0)
         return FV_OK;
     fv_span gl = {NULL, 0}; /* fv_span_sub sets it; gcc -O2 -g cannot tell */
-    (void)fv_span_sub(f->glyf, start, end - start, &gl);
+    (void)fv_span_sub(f->glyf, start, len, &gl);
     if (gl.len < 10)
         return glyph_fail(err, FV_E_TRUNCATED, gid, start, "glyph header");
     int16_t nc;

@@ -372,6 +372,8 @@ static fv_status read_loca(sfnt_font *f, fv_error *err)
             num_locations = want;
         }
     }
+    f->loca_table = t;
+    f->loca_locations = num_locations;
     uint64_t n = num_locations < want ? num_locations : want;
     f->loca_glyphs = n ? (uint32_t)n - 1 : 0;
     /* The glyph whose end FreeType clips to glyf (the last one loca has). */
@@ -548,6 +550,31 @@ int sfnt_strike_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem)
             return 1;
     }
     return 0;
+}
+
+/* Entry i of loca as FreeType keeps it (loca_table, loca_locations). */
+static uint64_t loca_entry(const sfnt_font *f, uint64_t i)
+{
+    if (f->head.index_to_loc_format != 0) {
+        uint32_t v = 0;
+        (void)fv_rd_u32(f->loca_table, i * 4, &v);
+        return v;
+    }
+    return (uint64_t)u16_at(f->loca_table, i * 2) * 2;
+}
+
+int sfnt_only_notdef_has_outline(const sfnt_font *f)
+{
+    if (!f->loca || f->loca_locations < 2)
+        return 0;
+    uint64_t at, glyphs = f->loca_locations - 1;
+    for (uint64_t gid = 0; gid < glyphs; gid++) {
+        uint64_t len = sfnt_glyph_extent(f->glyf.len, loca_entry(f, gid), loca_entry(f, gid + 1),
+                                         gid == f->loca_last, &at);
+        if ((len > 0) != (gid == 0))
+            return 0;
+    }
+    return 1;
 }
 
 fv_status sfnt_cmap_select(sfnt_font *f, fv_error *err); /* cmap.c */

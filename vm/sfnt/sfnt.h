@@ -101,6 +101,10 @@ typedef struct sfnt_font {
     uint32_t *loca;             /* loca_glyphs + 1 byte offsets into glyf, or NULL */
     uint32_t loca_glyphs;       /* glyphs loca covers (<= maxp.num_glyphs) */
     uint64_t loca_last;         /* the glyph whose end is clipped to glyf */
+    /* loca as FreeType 2.12.1 keeps it: loca_locations entries (capped,
+     * read on past a short table, entries past numGlyphs + 1 included). */
+    fv_span loca_table;
+    uint64_t loca_locations;
     int16_t *cvt;               /* font-unit CVT values, cvt_count of them */
     uint32_t cvt_count;
     fv_span fpgm, prep;         /* empty when absent */
@@ -142,6 +146,33 @@ typedef struct sfnt_strikes {
 void sfnt_find_strikes(const sfnt_font *f, sfnt_strikes *out);
 /* 1 when a usable strike has exactly this x and y ppem. */
 int sfnt_strike_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem);
+
+/* The bytes of glyf a glyph whose loca entries are [start, end) takes, by
+ * FreeType 2.12.1's rules (measured, conformance/tt/README.md): a glyph
+ * starting past the end of glyf is empty; one ending past it is empty too,
+ * except loca's last glyph, which is cut at the end of glyf; a glyph whose
+ * end precedes its start runs to the end of glyf.  Returns the length (0:
+ * empty) and leaves the start in *start. */
+static inline uint64_t sfnt_glyph_extent(uint64_t glyf_len, uint64_t start, uint64_t end,
+                                         int is_last, uint64_t *at)
+{
+    *at = start;
+    if (start > glyf_len)
+        return 0;
+    if (end > glyf_len) {
+        if (!is_last)
+            return 0;
+        end = glyf_len;
+    }
+    if (end < start)
+        end = glyf_len;
+    return end - start;
+}
+
+/* 1 when glyph 0 is the only glyph of loca (all its locations, numGlyphs
+ * or not) with bytes in glyf: the outline font FontForge and others write
+ * for a bitmap font (a .notdef box and empty glyphs beside the strikes). */
+int sfnt_only_notdef_has_outline(const sfnt_font *f);
 /* A fixed-size table header of `need` bytes: the table, grown past its
  * length up to `need` bytes when the file has them.  COMPAT(freetype):
  * FreeType reads such headers (maxp, hhea, vhea, OS/2, post) from the file

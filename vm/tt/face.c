@@ -52,7 +52,8 @@ static void load_hdmx(fv_tt_face *f)
 /* What FreeType 2.12.1 needs of a font before it opens a TrueType face
  * (measured on damaged corpus fonts, conformance/tt/tt_sweep.py); the sfnt
  * reader itself is more lenient, for the Graphite side. */
-static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, fv_error *err)
+static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, const char **why_not,
+                                fv_error *err)
 {
     if (!sfnt_is_truetype_flavour(sf))
         return sfnt_fail(err, FV_E_NOT_A_FONT, 0, FV_NO_VALUE, "an 'OTTO' or 'typ1' font is not TrueType");
@@ -70,6 +71,15 @@ static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, fv_error 
     int scalable = sf->glyf.len > 0 ? !strikes.replace_outlines : strikes.count == 0;
     if (!sf->loca && (scalable || (strikes.sbix && strikes.count > 0 && sf->glyf.len > 0)))
         return sfnt_missing_table(sf, SFNT_TAG_loca, err);
+    /* COMPAT(freetype): beside black-and-white strikes, a glyf in which
+     * only glyph 0 has bytes is no outline font either (wine's system.ttf,
+     * unifont_sample.ttf: a .notdef box and empty glyphs; measured on
+     * hand-made fonts, tests/sfnt/test_sfnt_ft_decisions.c). */
+    *why_not = "bitmap strikes only";
+    if (scalable && strikes.count > 0 && sfnt_only_notdef_has_outline(sf)) {
+        scalable = 0;
+        *why_not = "bitmap strikes, and an outline for glyph 0 only";
+    }
     *is_scalable = scalable;
     return FV_OK;
 }
@@ -92,7 +102,7 @@ fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err)
     f->font = font;
     f->sf = fv_font_sfnt(font);
     f->mem = mem;
-    fv_status st = check_truetype(f->sf, &f->scalable, err);
+    fv_status st = check_truetype(f->sf, &f->scalable, &f->not_scalable_why, err);
     if (st != FV_OK) {
         fv_mem_free(mem, f);
         return st;

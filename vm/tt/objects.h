@@ -14,6 +14,7 @@ struct fv_tt_face {
     fv_mem *mem;
     int hinted;
     int scalable;           /* 0: bitmap strikes only (see sfnt_find_strikes) */
+    const char *not_scalable_why; /* a static string, for not_scalable errors */
     int has_os2;
     int16_t typo_ascender, typo_descender;
     int fixed_pitch;          /* post.isFixedPitch */

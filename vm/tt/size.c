@@ -191,7 +191,7 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
             return sfnt_fail(err, FV_E_NOT_SCALABLE, 0, FV_NO_VALUE, "no strike of this size");
         }
         s->ready = FV_E_NOT_SCALABLE;
-        sfnt_fail(&s->ready_err, FV_E_NOT_SCALABLE, 0, FV_NO_VALUE, "bitmap strikes only");
+        sfnt_fail(&s->ready_err, FV_E_NOT_SCALABLE, 0, FV_NO_VALUE, face->not_scalable_why);
         *out = s;
         return FV_OK;
     }
