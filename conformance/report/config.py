@@ -603,15 +603,20 @@ def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
     return jobs
 
 
-# Relative costs, measured on this project's machine (2 cores): FreeType
-# alone hints the 13 M TrueType cases of the default corpus in 118 s
-# (9 us a glyph, so ~20 us a case with fontvm as fast); the Graphite default
-# corpus took 26 core-seconds for 113 k cases (~230 us a case, runner start
-# included), and starting a runner costs ~20 ms.  Unit: one TrueType case.
-GR_CASE_COST = 10.0
+# Relative costs, measured on this project's machine (2 cores): in the
+# default run of 2026-11-25 the TrueType jobs took 359 s for 12.98 M cases
+# (28 us a case, both engines) and the Graphite jobs 15.0 s for 370,524
+# lines compared with both references (40 us a line and reference: 1.5
+# TrueType cases; the 10 used before made the Graphite jobs look 7 times
+# dearer than they are, so the ETA ran ahead early in a run); starting a
+# runner costs ~20 ms.  Unit: one TrueType case.
+GR_CASE_COST = 1.5
 JOB_START_COST = 1000.0
 
 
+def job_cost_per_case(engine):
+    return 1.0 if engine == "tt" else GR_CASE_COST
+
+
 def job_cost(job):
-    per = 1.0 if job.engine == "tt" else GR_CASE_COST
-    return job.cases * per + JOB_START_COST
+    return job.cases * job_cost_per_case(job.engine) + JOB_START_COST

@@ -27,6 +27,10 @@ STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both", "h
 STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b",
                "hardening_limit": "h"}
 LOAD_STAGES = ("face", "size")
+# The statuses that are differences: a case with one of them is either
+# explained by an entry of conformance/known.toml (known) or not (unknown).
+# error_both is agreement (both engines refuse), hardening_limit its own class.
+DIFF_STATUSES = ("different", "error_fontvm_only", "error_ref_only")
 CODE_STATUS = {v: k for k, v in STATUS_CODE.items()}
 
 
@@ -60,9 +64,16 @@ def _blank_numbers(s):
     return re.sub(r"\d+", "#", s or "")
 
 
+def _known_suffix(entry):
+    return f" [{entry.id}]" if entry else ""
+
+
 class Model:
-    def __init__(self, root):
+    def __init__(self, root, known=None):
         self.name = PathNames(root)
+        self.known = known          # known.Known, or None
+        self.known_hits = {}        # known id -> {"count", "statuses", "fonts"}
+        self.last_known = None      # the entry the last case record matched
         self.versions = {}
         self.started = time.time()
         self.seconds = 0.0
@@ -98,7 +109,10 @@ class Model:
                  # where everything differs (13 M cases) small.
                  "nonidentical": bytearray(),
                  # TrueType load decisions (tt_load): stage -> status.
-                 "load": {}})
+                 "load": {},
+                 # Case id -> known id, for the cases known.toml explains;
+                 # known_diffs counts those with a DIFF_STATUSES status.
+                 "known": {}, "known_diffs": 0})
             self.configs[key] = c
         return c
 
@@ -142,11 +156,28 @@ class Model:
         if rec.get("font_name"):
             self.font_names[key[1]] = rec["font_name"]
 
+    def _match_known(self, key, rec):
+        entry = self.known.match(key[0], key[1], rec) if self.known else None
+        self.last_known = entry
+        if entry:
+            h = self.known_hits.setdefault(entry.id, {"count": 0, "statuses": Counter(), "fonts": Counter()})
+            h["count"] += 1
+            h["statuses"][rec.get("status")] += 1
+            h["fonts"][key[1]] += 1
+        return entry
+
     def _common_case(self, key, rec, case_id):
         status = rec.get("status")
+        self.last_known = None
         if status not in STATUSES:
             return None
         c = self._config(key)
+        entry = self._match_known(key, rec)
+        rec["known"] = entry.id if entry else None
+        if entry:
+            c["known"][case_id] = entry.id
+            if status in DIFF_STATUSES:
+                c["known_diffs"] += 1
         if 0 <= case_id < MAX_CASE_ID:
             st = c["nonidentical"]
             if case_id >= len(st):
@@ -158,10 +189,11 @@ class Model:
 
     def _error(self, key, rec, case_id):
         status = rec["status"]
-        gk = (key[0], status, _blank_numbers(rec.get("ref_error")), _blank_numbers(rec.get("fontvm_error")))
+        gk = (key[0], status, _blank_numbers(rec.get("ref_error")), _blank_numbers(rec.get("fontvm_error")),
+              rec.get("known"))
         g = self.err_groups.get(gk)
         if g is None:
-            g = self.err_groups[gk] = {"engine": key[0], "status": status,
+            g = self.err_groups[gk] = {"engine": key[0], "status": status, "known": rec.get("known"),
                                        "ref_error": rec.get("ref_error"), "fontvm_error": rec.get("fontvm_error"),
                                        "count": 0, "fonts": Counter(), "examples": []}
         g["count"] += 1
@@ -218,6 +250,8 @@ class Model:
             else:
                 gk = "(no instruction moved the point)"
                 meta = {"culprit": gk, "kind": "untraced"}
+            meta["known"] = rec.get("known")
+            gk += _known_suffix(self.last_known)
             self._group_add(self.tt_groups, gk, meta, key, rec, gid)
         return status
 
@@ -226,12 +260,15 @@ class Model:
         up): kept per configuration and stage; a non-identical one is an
         error case of its own (grouped with the glyph errors)."""
         stage, status = rec.get("stage"), rec.get("status")
+        self.last_known = None
         if stage not in LOAD_STAGES or status not in ("identical",) + STATUSES:
             return None
         key = self.tt_key(rec)
         self._config(key)["load"][stage] = status
         if status == "identical":
             return None
+        entry = self._match_known(key, rec)
+        rec["known"] = entry.id if entry else None
         self._error(key, rec, -1)
         return status
 
@@ -250,9 +287,13 @@ class Model:
         if status == "different":
             cul = rec.get("culprit") or {}
             p, r = cul.get("pass"), cul.get("rule")
-            label = f"pass {p} rule {r}" if p is not None else "(no rule traced)"
-            gk = (key[1], p, r)
-            self._group_add(self.gr_groups, gk, {"culprit": label, "font": key[1], "pass": p, "rule": r},
+            # No culprit: no fontvm rule changed the first differing slot, so
+            # the difference comes from before the rules (cmap, features,
+            # bidi) or from the reference.
+            label = f"pass {p} rule {r}" if p is not None else "no fontvm rule changed the first differing slot"
+            gk = (key[1], p, r, rec.get("known"))
+            self._group_add(self.gr_groups, gk, {"culprit": label, "font": key[1], "pass": p, "rule": r,
+                                                 "known": rec.get("known")},
                             key, rec, line)
         return status
 
@@ -264,8 +305,9 @@ class Model:
             name = comparison_name(key[0], key[4])
             for tgt, k in ((per_cmp, name), (per_font, (name, key[1]))):
                 s = tgt.setdefault(k, dict(dict.fromkeys(("cases", "identical") + STATUSES, 0),
-                                           engine=key[0], configs=0, incomplete=0))
+                                           engine=key[0], configs=0, incomplete=0, known=0))
                 s["configs"] += 1
+                s["known"] += c["known_diffs"]
                 if not c["summarised"]:
                     # A job stopped before its summary: count what was seen.
                     s["incomplete"] += 1
@@ -280,11 +322,38 @@ class Model:
 
     def totals(self):
         per_cmp, _ = self.comparisons()
-        t = dict.fromkeys(("cases", "identical") + STATUSES, 0)
+        t = dict.fromkeys(("cases", "identical") + STATUSES + ("known",), 0)
         for s in per_cmp.values():
             for k in t:
                 t[k] += s[k]
-        return t
+        return classify(t)
+
+
+def classify(s):
+    """Adds the headline's classes to a counts dict: agree (identical, or
+    both engines refuse), known and unknown differences; hardening limits
+    stay their own class."""
+    s["known"] = s.get("known", 0)
+    s["agree"] = s["identical"] + s["error_both"]
+    s["unknown"] = sum(s[k] for k in DIFF_STATUSES) - s["known"]
+    return s
+
+
+def pct_text(a, b):
+    """a/b as a percentage for people, the same in the terminal and the
+    report: truncated (never rounded up), two decimals, four from 99.99 %
+    on, and "100%" only when a == b."""
+    if not b:
+        return "–"
+    if a == b:
+        return "100%"
+    p = 100.0 * a / b
+    digits = 4 if p >= 99.99 else 2
+    scale = 10 ** digits
+    t = int(p * scale) / scale
+    if t >= 100.0:
+        t = 100.0 - 1.0 / scale
+    return f"{t:.{digits}f}%"
 
 
 # --- baseline --------------------------------------------------------------
@@ -305,6 +374,33 @@ def encode_statuses(st):
         part = str(a) if a == b else f"{a}-{b}"
         out[code] = out[code] + "," + part if code in out else part
     return {k: out[k] for k in sorted(out)}
+
+
+def encode_known(known):
+    """{case id: known id} -> {known id: "10-11,40"}."""
+    by_id = {}
+    for cid in sorted(known):
+        by_id.setdefault(known[cid], []).append(cid)
+    out = {}
+    for kid, ids in sorted(by_id.items()):
+        parts, start = [], ids[0]
+        for prev, cur in zip(ids, ids[1:] + [None]):
+            if cur is None or cur != prev + 1:
+                parts.append(str(start) if start == prev else f"{start}-{prev}")
+                start = cur
+        out[kid] = ",".join(parts)
+    return out
+
+
+def decode_known(enc):
+    out = {}
+    for kid, ranges in (enc or {}).items():
+        for part in str(ranges).split(","):
+            if part:
+                a, _, b = part.partition("-")
+                for cid in range(int(a), int(b or a) + 1):
+                    out[cid] = kid
+    return out
 
 
 def decode_statuses(enc):
@@ -345,6 +441,8 @@ def config_list(model):
         e["nonidentical"] = encode_statuses(c["nonidentical"])
         if c["load"]:
             e["load"] = dict(sorted(c["load"].items()))
+        if c["known"]:
+            e["known_cases"] = encode_known(c["known"])
         out.append(e)
     return out
 
@@ -379,13 +477,19 @@ def check(baseline, current):
         compared += 1
         bn = decode_statuses(b.get("nonidentical", {}))
         cn = decode_statuses(e.get("nonidentical", {}))
+        kn = decode_known(e.get("known_cases"))
         for cid, code in _nonzero(cn):
             old = bn[cid] if cid < len(bn) else 0
+            reg = None
             if old == 0:
-                regressions.append({"case": _describe(k, cid), "was": "identical", "now": CODE_STATUS[chr(code)]})
+                reg = {"case": _describe(k, cid), "was": "identical", "now": CODE_STATUS[chr(code)]}
             elif code in (ord("f"), ord("b")) and old in (ord("d"), ord("r")):
-                regressions.append({"case": _describe(k, cid), "was": CODE_STATUS[chr(old)],
-                                    "now": CODE_STATUS[chr(code)]})
+                reg = {"case": _describe(k, cid), "was": CODE_STATUS[chr(old)], "now": CODE_STATUS[chr(code)]}
+            if reg:
+                # A known difference (conformance/known.toml) is listed
+                # but does not fail the check.
+                reg["known"] = kn.get(cid)
+                regressions.append(reg)
         # Load decisions: one that agreed (or was not recorded) in the
         # baseline and now disagrees is a regression too.
         for stage, now in (e.get("load") or {}).items():

@@ -80,8 +80,12 @@ def coverage(engine, counts, fonts, def_path, rel_def):
 
 # --- report.json ----------------------------------------------------------------
 
+COUNT_KEYS = ("cases", "identical") + STATUSES + ("agree", "known", "unknown")
+
+
 def _counts(s):
-    return {k: s[k] for k in ("cases", "identical") + STATUSES}
+    modelmod.classify(s)
+    return {k: s[k] for k in COUNT_KEYS}
 
 
 def _clean_example(ex):
@@ -92,7 +96,21 @@ def _clean_example(ex):
 def _totals(m):
     t = m.totals()
     t["conformance"] = (t["identical"] / t["cases"]) if t["cases"] else None
+    t["agreement"] = (t["agree"] / t["cases"]) if t["cases"] else None
     return t
+
+
+def _known_list(m):
+    """The entries of known.toml with how many cases each explained (also
+    the ones that matched nothing: a fixed difference shows as 0)."""
+    if not m.known:
+        return []
+    out = []
+    for e in m.known.entries:
+        h = m.known_hits.get(e.id) or {"count": 0, "statuses": {}, "fonts": {}}
+        out.append(dict(e.as_json(), text=e.text(), count=h["count"], statuses=dict(h["statuses"]),
+                        fonts=dict(h["fonts"])))
+    return out
 
 
 def build(m, root, check=None, check_source=None):
@@ -108,18 +126,21 @@ def build(m, root, check=None, check_source=None):
         "seconds": round(float(m.seconds), 3),
         "versions": {k: m.versions.get(k) for k in ("fontvm", "freetype", "graphite2", "harfbuzz")},
         "totals": t,
+        "known_source": os.path.relpath(m.known.source, root) if m.known and m.known.source else None,
+        "known_differences": _known_list(m),
         "comparisons": [dict(name=n, engine=s["engine"], incomplete=s["incomplete"], **_counts(s))
                         for n, s in sorted(per_cmp.items())],
         "fonts": [dict(comparison=n, engine=s["engine"], font=f, font_name=m.font_names.get(f),
                        incomplete=s["incomplete"], **_counts(s))
                   for (n, f), s in sorted(per_font.items())],
-        "tt_differences": [{"culprit": g["culprit"], "kind": g["kind"], "count": g["count"],
+        "tt_differences": [{"culprit": g["culprit"], "kind": g["kind"], "count": g["count"], "known": g["known"],
                             "fonts": dict(g["fonts"]), "modes": dict(g["modes"]),
                             "examples": [_clean_example(e) for e in g["examples"]]} for g in tt_groups],
         "gr_differences": [{"font": g["font"], "culprit": g["culprit"], "pass": g["pass"], "rule": g["rule"],
+                            "known": g["known"],
                             "count": g["count"], "refs": dict(g["modes"]),
                             "examples": [_clean_example(e) for e in g["examples"]]} for g in gr_groups],
-        "errors": [{"engine": g["engine"], "status": g["status"], "ref_error": g["ref_error"],
+        "errors": [{"engine": g["engine"], "status": g["status"], "known": g["known"], "ref_error": g["ref_error"],
                     "fontvm_error": g["fontvm_error"], "count": g["count"], "fonts": dict(g["fonts"]),
                     "examples": [_clean_example(e) for e in g["examples"]]} for g in err_groups],
         "coverage": {
@@ -164,12 +185,32 @@ def _n(x):
 
 
 def _pct(a, b):
-    if not b:
-        return "–"
-    p = 100.0 * a / b
-    if a != b and p > 99.99:
-        return "99.99%"
-    return f"{p:.2f}%" if p < 100 else "100%"
+    return modelmod.pct_text(a, b)
+
+
+def headline_text(t):
+    """The headline in words, the same in the terminal, summary.md and
+    (with markup) the page."""
+    parts = [f"{_n(t['agree'])} of {_n(t['cases'])} cases agree ({_pct(t['agree'], t['cases'])}): "
+             f"{_n(t['identical'])} identical, {_n(t['error_both'])} fail in both",
+             f"{_n(t['unknown'])} unknown difference(s)", f"{_n(t['known'])} known",
+             f"{_n(t['hardening_limit'])} stopped by a hardening limit"]
+    return parts[0] + "; " + ", ".join(parts[1:])
+
+
+def known_pill(kid, kmap):
+    """<span>known: KD-2, graphite2 bug</span>, linked to its entry."""
+    if not kid:
+        return ""
+    k = kmap.get(kid) or {"text": f"known: {kid}", "reason": ""}
+    return (f" <a class='pill known' href='#known-{_anchor(kid)}' title='{escape(k.get('reason') or '', quote=True)}'>"
+            f"{escape(k['text'])}</a>")
+
+
+def known_text(kid, kmap):
+    if not kid:
+        return ""
+    return (kmap.get(kid) or {}).get("text") or f"known: {kid}"
 
 
 def _dur(s):
@@ -187,7 +228,7 @@ def _pt(p):
     return "–" if p is None else f"({p[0]}, {p[1]})"
 
 
-def _tt_case_line(e):
+def _tt_case_line(e, kmap):
     fd = e.get("first_diff") or {}
     cul = e.get("culprit") or {}
     face = f"#{e['face']}" if e.get("face") else ""
@@ -204,7 +245,7 @@ def _tt_case_line(e):
     if cul:
         bits.append(f"culprit <code>{escape(str(cul.get('program')))}@{cul.get('pc')} "
                     f"{escape(str(cul.get('mnemonic')))}</code>")
-    return " · ".join(bits)
+    return " · ".join(bits) + known_pill(e.get("known"), kmap)
 
 
 def _gr_table(e):
@@ -233,7 +274,7 @@ def _gr_table(e):
             "</thead><tbody>" + "".join(rows) + "</tbody></table>" + more)
 
 
-def _gr_case_line(e):
+def _gr_case_line(e, kmap):
     fd = e.get("first_diff") or {}
     feat = e.get("features") or "defaults"
     text = str(e.get("text") or "")
@@ -247,7 +288,133 @@ def _gr_case_line(e):
     cul = e.get("culprit") or {}
     if cul:
         bits.append(f"pass {cul.get('pass')} rule {cul.get('rule')}")
-    return " · ".join(bits) + f'<div class=text dir=auto>{escape(text[:200])}</div>'
+    return (" · ".join(bits) + known_pill(e.get("known"), kmap)
+            + f'<div class=text dir=auto>{escape(text[:200])}</div>')
+
+
+def _tt_group_id(g):
+    return g["culprit"] + (f" {g['known']}" if g.get("known") else "")
+
+
+def _gr_group_id(g):
+    return f"{os.path.basename(g['font'])} {g['culprit']}" + (f" {g['known']}" if g.get("known") else "")
+
+
+_MACHINE_STATUS = None
+
+
+def _machine_statuses():
+    """Graphite machine status number -> words, from the enum in
+    vm/graphite/grv.h (GRV_DIED_EARLY -> "died early"), so the report
+    follows the engine's own list."""
+    global _MACHINE_STATUS
+    if _MACHINE_STATUS is None:
+        _MACHINE_STATUS = {}
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vm", "graphite", "grv.h")
+        try:
+            with open(path, encoding="utf-8") as f:
+                body = re.search(r"typedef enum grv_status \{(.*?)\}", f.read(), re.S)
+        except OSError:
+            body = None
+        if body:
+            names = re.findall(r"^\s*GRV_([A-Z_]+)", body.group(1), re.M)
+            _MACHINE_STATUS = {i: n.lower().replace("_", " ") for i, n in enumerate(names)}
+    return _MACHINE_STATUS
+
+
+def error_text(text):
+    """An engine's error text for people: fontvm's Graphite run-time
+    failure "pass: segment failed 5 (pass 2 rule 0: machine status 5)"
+    says what failed: "rule 0 of pass 2 stopped: died early (machine
+    status 5)"."""
+    if not text:
+        return ""
+    m = re.search(r"segment failed \d+ \(pass (\d+) rule (-?\d+): machine status (\d+)\)", str(text))
+    if not m:
+        return str(text)
+    p, r, st = m.group(1), m.group(2), int(m.group(3))
+    what = _machine_statuses().get(st)
+    return (f"the segment failed: rule {r} of pass {p} stopped"
+            + (f": {what} (machine status {st})" if what else f" with machine status {st}"))
+
+
+def _matrix_cell(s):
+    if s is None:
+        return "<td class=na>·</td>"
+    modelmod.classify(s)
+    bits = [f"{_n(s[k])} {w}" for k, w in (("unknown", "unknown"), ("known", "known"),
+                                           ("error_both", "fail in both"), ("hardening_limit", "hardening limit"))
+            if s[k]]
+    if not s["cases"] and s.get("incomplete"):
+        return "<td class=bad>not compared</td>"
+    cls = "nz" if s["unknown"] else ("known" if s["known"] else "")
+    title = f"{_n(s['identical'])} identical of {_n(s['cases'])}"
+    return (f"<td class='{cls}' title='{title}'>{_pct(s['agree'], s['cases'])}"
+            + (f" <span class=muted>({', '.join(bits)})</span>" if bits else "") + "</td>")
+
+
+def font_matrix(rep, m):
+    """By font: one row per font, a column per comparison (TrueType mode or
+    Graphite reference), least conformant first; each cell the share that
+    agrees and what does not."""
+    o = ["<h2 id=fonts>By font</h2>"]
+    # The engine with differences first.
+    engines = sorted((("tt", "TrueType"), ("gr", "Graphite")),
+                     key=lambda e: -sum(modelmod.classify(r)["unknown"] * 1000000 + r["known"]
+                                        for r in rep["fonts"] if r["engine"] == e[0]))
+    for eng, title in engines:
+        rows = [r for r in rep["fonts"] if r["engine"] == eng]
+        if not rows:
+            continue
+        cols = sorted({r["comparison"] for r in rows})
+        fonts = {}
+        for r in rows:
+            fonts.setdefault(r["font"], {})[r["comparison"]] = r
+        def rank(item):
+            cells = item[1].values()
+            unknown = sum(c["unknown"] for c in cells)
+            known = sum(c["known"] for c in cells)
+            agree = sum(c["agree"] for c in cells) / max(1, sum(c["cases"] for c in cells))
+            return (-unknown, -known, agree, item[0])
+        for r in rows:
+            modelmod.classify(r)
+        short = {c: c.replace(" vs FreeType", "").replace("Graphite vs ", "vs ").replace("TrueType ", "")
+                 for c in cols}
+        o.append(f"<details open><summary>{title}: {len(fonts)} font(s) × {len(cols)} comparison(s), "
+                 f"least conformant first</summary><table class=matrix id='font-table-{eng}'><thead><tr>"
+                 "<th class=l>font</th>" + "".join(f"<th class=l>{escape(short[c])}</th>" for c in cols)
+                 + "</tr></thead><tbody>")
+        for font, cells in sorted(fonts.items(), key=rank):
+            o.append(f"<tr><td class=l>{_font_label(font, m.font_names)}</td>"
+                     + "".join(_matrix_cell(cells.get(c)) for c in cols) + "</tr>")
+        o.append("</tbody></table></details>")
+    return "".join(o)
+
+
+def terminal_lines(rep, limit=8):
+    """What the terminal prints after a run: the headline, then the
+    difference groups, unknown first, each known one named."""
+    t = rep["totals"]
+    kmap = {k["id"]: k for k in rep.get("known_differences") or []}
+    out = [f"fontvm conformance: {headline_text(t)}"]
+    groups = []
+    for g in rep["tt_differences"]:
+        groups.append((g.get("known"), g["count"], f"TrueType {g['culprit']}: {_n(g['count'])} case(s) in "
+                       f"{len(g['fonts'])} font(s)"))
+    for g in rep["gr_differences"]:
+        refs = ", ".join(sorted(g["refs"]))
+        groups.append((g.get("known"), g["count"], f"{os.path.basename(g['font'])} {g['culprit']}: "
+                       f"{_n(g['count'])} Graphite line(s) vs {refs}"))
+    for g in rep["errors"]:
+        if g["status"] in modelmod.DIFF_STATUSES:
+            groups.append((g.get("known"), g["count"], f"{STATUS_LABEL[g['status']]}: "
+                           f"{error_text(g['fontvm_error'] or g['ref_error'])[:90]} ({_n(g['count'])})"))
+    groups.sort(key=lambda x: (bool(x[0]), -x[1]))
+    for kid, _, text in groups[:limit]:
+        out.append(f"  {known_text(kid, kmap) if kid else 'unknown'}: {text}")
+    if len(groups) > limit:
+        out.append(f"  … {len(groups) - limit} more group(s) in the report")
+    return out
 
 
 # --- index.html -----------------------------------------------------------------
@@ -275,6 +442,9 @@ svg{background:#fff;border:1px solid var(--line)}.legend span{margin-right:14px}
 .cov{display:flex;flex-wrap:wrap;gap:3px}.cov span{font:11px monospace;padding:1px 4px;border-radius:3px;border:1px solid var(--line)}
 .cov .c0{background:#ffebe9;color:var(--bad)}.cov .c1{background:#dafbe1}
 table.slots td,table.slots th{font:12px monospace;padding:1px 6px}
+.pill.known,a.pill.known{background:#fff8c5;color:#7d4e00;text-decoration:none;font-weight:600}td.known{color:#7d4e00}
+.classes{font-size:16px;margin:2px 0 8px}
+table.matrix td{text-align:left;white-space:nowrap}table.matrix td.na{color:#8c959f;text-align:center}
 """
 
 
@@ -283,22 +453,29 @@ def _count_cells(s):
              f"<td>{_n(s['identical'])}</td>"]
     for k in STATUSES:
         v = s[k]
-        cells.append(f"<td class={'nz' if v else 'z'}>{_n(v)}</td>")
+        # Fails in both is agreement, a hardening limit its own class:
+        # neither is marked as a failure.
+        cls = "z" if not v else ("nz" if k in modelmod.DIFF_STATUSES else "")
+        cells.append(f"<td class={cls or 'plain'}>{_n(v)}</td>")
     if not s["cases"] and s.get("incomplete"):
         cells.append("<td class=l><b class=bad>not compared</b> (runner failed)</td>")
         return "".join(cells)
-    pct = (s["identical"] / s["cases"]) if s["cases"] else 0
-    cells.append(f"<td class='l nw'><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['identical'], s['cases'])}</td>")
+    modelmod.classify(s)
+    cells.append(f"<td class={'z' if not s['known'] else 'known'}>{_n(s['known'])}</td>")
+    cells.append(f"<td class={'nz' if s['unknown'] else 'z'}>{_n(s['unknown'])}</td>")
+    pct = (s["agree"] / s["cases"]) if s["cases"] else 0
+    cells.append(f"<td class='l nw'><span class=bar><i style='width:{pct * 100:.2f}%'></i></span> {_pct(s['agree'], s['cases'])}</td>")
     return "".join(cells)
 
 
 TABLE_HEAD = ("<th>cases</th><th>identical</th><th>different</th><th>fails only in fontvm</th>"
               "<th>fails only in reference</th><th>fails in both</th><th>hardening limit</th>"
-              "<th class=l>identical</th>")
+              "<th>known differences</th><th>unknown differences</th><th class=l>agree</th>")
 
 
 def html(rep, m):
     o = []
+    kmap = {k["id"]: k for k in rep.get("known_differences") or []}
     t = rep["totals"]
     v = rep["versions"]
     conform = t["cases"] and t["identical"] == t["cases"]
@@ -313,17 +490,21 @@ def html(rep, m):
              f" · run time {_dur(rep['seconds'])} · {escape(rep['generated'])}"
              + (" · <b class=bad>run interrupted: partial results</b>" if rep["interrupted"] else "") + "</div>")
     if t["cases"]:
-        cls = "ok" if conform else "bad"
-        o.append(f"<p class=headline><span class='big {cls}' id=conformance>{_pct(t['identical'], t['cases'])}</span> "
-                 f"of {_n(t['cases'])} cases identical to the reference engines")
-        nonid = t["cases"] - t["identical"]
-        if nonid:
-            o.append(f" — <b class=bad>{_n(nonid)}</b> not: {_n(t['different'])} different, "
-                     f"{_n(t['error_fontvm_only'])} fail only in fontvm, {_n(t['error_ref_only'])} only in the reference, "
-                     f"{_n(t['error_both'])} in both"
-                     + (f"; {_n(t['hardening_limit'])} stopped by a fontvm hardening limit (a work budget "
-                        "the reference does not have: not a conformance failure)" if t["hardening_limit"] else ""))
-        o.append("</p>")
+        cls = "ok" if not t["unknown"] else "bad"
+        o.append(f"<p class=headline><span class='big {cls}' id=conformance>{_pct(t['agree'], t['cases'])}</span> "
+                 f"of {_n(t['cases'])} cases agree with the reference engines: {_n(t['identical'])} identical, "
+                 f"{_n(t['error_both'])} fail in both</p>")
+        o.append("<p class=classes>"
+                 f"<span id=unknown-count class={'bad' if t['unknown'] else 'ok'}><b>{_n(t['unknown'])}</b> unknown "
+                 "difference(s)</span> · "
+                 f"<a href='#known' id=known-count><b>{_n(t['known'])}</b> known difference(s)</a> "
+                 f"<span class=muted>(explained in {escape(str(rep.get('known_source') or 'known.toml'))})</span> · "
+                 f"<span id=hardening-count><b>{_n(t['hardening_limit'])}</b> stopped by a fontvm hardening limit</span>"
+                 + (" <span class=muted>(a work budget the reference does not have: not a conformance failure)</span>"
+                    if t["hardening_limit"] else "")
+                 + (f" · of the differences, {_n(t['different'])} different, {_n(t['error_fontvm_only'])} fail only in "
+                    f"fontvm, {_n(t['error_ref_only'])} only in the reference"
+                    if t["known"] + t["unknown"] else "") + "</p>")
     else:
         o.append("<p class='headline bad'>No cases were compared.</p>")
     loads = rep.get("load_decisions") or {}
@@ -340,25 +521,28 @@ def html(rep, m):
         o.append("<p class=meta>TrueType load decisions (FreeType vs fontvm) · " + " · ".join(parts) + "</p>")
     # Where it is not: the largest groups, one line each.
     where = []
-    for g in rep["tt_differences"][:4]:
-        where.append(f"<a href='#tt-{_anchor(g['culprit'])}'><code>{escape(g['culprit'])}</code></a> "
-                     f"({_n(g['count'])} TrueType cases, {len(g['fonts'])} font(s))")
-    for g in rep["gr_differences"][:3]:
-        where.append(f"{escape(os.path.basename(g['font']))} {escape(g['culprit'])} ({_n(g['count'])} Graphite lines)")
-    for g in rep["errors"][:2]:
-        where.append(f"{escape(STATUS_LABEL[g['status']])}: {escape(str(g['fontvm_error'] or g['ref_error'] or ''))[:80]} "
-                     f"({_n(g['count'])})")
+    unknown_first = (lambda g: bool(g.get("known")))
+    for g in sorted(rep["tt_differences"], key=unknown_first)[:4]:
+        where.append(f"<a href='#tt-{_anchor(_tt_group_id(g))}'><code>{escape(g['culprit'])}</code></a> "
+                     f"({_n(g['count'])} TrueType cases, {len(g['fonts'])} font(s)){known_pill(g.get('known'), kmap)}")
+    for g in sorted(rep["gr_differences"], key=unknown_first)[:4]:
+        where.append(f"<a href='#gr-{_anchor(_gr_group_id(g))}'>{escape(os.path.basename(g['font']))} "
+                     f"{escape(g['culprit'])}</a> ({_n(g['count'])} Graphite lines){known_pill(g.get('known'), kmap)}")
+    for g in [e for e in rep["errors"] if e["status"] in modelmod.DIFF_STATUSES][:2]:
+        where.append(f"{escape(STATUS_LABEL[g['status']])}: {escape(error_text(g['fontvm_error'] or g['ref_error']))[:80]} "
+                     f"({_n(g['count'])}){known_pill(g.get('known'), kmap)}")
     if where:
-        o.append("<p><b>Where it is not:</b> " + "; ".join(where) + ".</p>")
+        o.append("<p><b>Where they differ:</b> " + "; ".join(where) + ".</p>")
     failed = [j for j in rep["jobs"] if j["status"] == "failed"]
     if failed:
         o.append(f"<p class=bad><b>{len(failed)} of {len(rep['jobs'])} runner jobs failed</b>; the cases they "
                  "did not compare are not counted above (see <a href='#runner-problems'>Runner problems</a>).</p>")
     if rep["check"] is not None:
         c = rep["check"]
-        if c["regressions"]:
+        regs = [r for r in c["regressions"] if not r.get("known")]
+        if regs:
             o.append(f"<p class=bad><b>Baseline check against {escape(str(c['baseline']))}: "
-                     f"{len(c['regressions'])} regression(s)</b> (see below).</p>")
+                     f"{len(regs)} regression(s)</b> (see below).</p>")
         else:
             o.append(f"<p class=ok>Baseline check against {escape(str(c['baseline']))}: no regressions "
                      f"({c['compared']} configurations compared, {c['improvements']} case(s) improved).</p>")
@@ -372,29 +556,37 @@ def html(rep, m):
                if c["incomplete"] else "")
         o.append(f"<tr><td class=l>{escape(c['name'])}{inc}</td>{_count_cells(c)}</tr>")
     o.append(f"<tr class=total><td class=l>total</td>{_count_cells(t)}</tr></tbody></table>")
+    o.append("<p class=meta>Agree: identical, or both engines refuse the case. A known difference is one an entry of "
+             f"<code>{escape(str(rep.get('known_source') or 'conformance/known.toml'))}</code> explains (see below); "
+             "<code>--check</code> fails only on unknown ones.</p>")
+
+    # Known differences.
+    o.append("<h2 id=known>Known differences</h2>")
+    if not kmap:
+        o.append("<p class=muted>No known-differences file was read.</p>")
+    else:
+        o.append("<table id=known-table><thead><tr><th class=l>known</th><th class=l>class</th><th>cases</th>"
+                 "<th class=l>fonts</th><th class=l>why</th><th class=l>written up / reproducer</th></tr></thead><tbody>")
+        for k in rep["known_differences"]:
+            fonts = ", ".join(escape(os.path.basename(f)) for f in sorted(k["fonts"]))
+            o.append(f"<tr id='known-{_anchor(k['id'])}'><td class='l nw'><span class='pill known'>{escape(k['text'])}</span></td>"
+                     f"<td class=l>{escape(k['class'])}</td><td>{_n(k['count'])}</td><td class=l>{fonts or '–'}</td>"
+                     f"<td class=l>{escape(k['reason'])}</td><td class=l><code>{escape(k['upstream'])}</code>"
+                     + (f"<br><code>{escape(k['reproducer'])}</code>" if k["reproducer"] else "") + "</td></tr>")
+        o.append("</tbody></table>")
 
     # Regressions first when checking.
     if rep["check"] is not None and rep["check"]["regressions"]:
         o.append("<h2 id=regressions class=bad>Regressions against the baseline</h2><table><thead><tr>"
                  "<th class=l>case</th><th class=l>baseline</th><th class=l>now</th></tr></thead><tbody>")
         for r in rep["check"]["regressions"][:500]:
-            o.append(f"<tr class=bad><td class=l>{escape(r['case'])}</td><td class=l>{escape(r['was'])}</td>"
+            o.append(f"<tr{'' if r.get('known') else ' class=bad'}><td class=l>{escape(r['case'])}"
+                     f"{known_pill(r.get('known'), kmap)}</td><td class=l>{escape(r['was'])}</td>"
                      f"<td class=l>{escape(r['now'])}</td></tr>")
         o.append("</tbody></table>")
 
-    # Per font.
-    o.append("<h2 id=fonts>By font</h2><details open><summary>"
-             f"{len(rep['fonts'])} font × comparison rows, least conformant first</summary>"
-             "<table id=font-table><thead><tr><th class=l>font</th><th class=l>comparison</th>" + TABLE_HEAD +
-             "</tr></thead><tbody>")
-    # Least conformant first; fully identical rows last.
-    rows = sorted(rep["fonts"], key=lambda r: (r["identical"] == r["cases"] and r["cases"] > 0,
-                                               r["identical"] / r["cases"] if r["cases"] else -1.0,
-                                               r["font"], r["comparison"]))
-    for r in rows:
-        o.append(f"<tr><td class=l>{_font_label(r['font'], m.font_names)}</td><td class=l>{escape(r['comparison'])}</td>"
-                 f"{_count_cells(r)}</tr>")
-    o.append("</tbody></table></details>")
+    # Per font: one row, a column per comparison.
+    o.append(font_matrix(rep, m))
 
     # TrueType differences.
     o.append("<h2 id=tt-differences>TrueType differences, by the instruction responsible</h2>")
@@ -411,17 +603,18 @@ def html(rep, m):
             fonts = ", ".join(f"{escape(os.path.basename(f))} ({_n(c)})" for f, c in sorted(g["fonts"].items(), key=lambda x: -x[1])[:4])
             more = f" +{len(g['fonts']) - 4}" if len(g["fonts"]) > 4 else ""
             modes = ", ".join(f"{escape(k)} ({_n(c)})" for k, c in sorted(g["modes"].items()))
-            o.append(f"<tr><td class=l><a href='#tt-{_anchor(g['culprit'])}'><code>{escape(g['culprit'])}</code></a></td>"
+            o.append(f"<tr><td class=l><a href='#tt-{_anchor(_tt_group_id(g))}'><code>{escape(g['culprit'])}</code></a>"
+                     f"{known_pill(g.get('known'), kmap)}</td>"
                      f"<td>{_n(g['count'])}</td><td class=l>{fonts}{more}</td><td class=l>{modes}</td></tr>")
         o.append("</tbody></table>")
         for g in rep["tt_differences"]:
-            o.append(f"<div class=group id='tt-{_anchor(g['culprit'])}'><h3><code>{escape(g['culprit'])}</code> — "
-                     f"{_n(g['count'])} case(s)</h3>")
+            o.append(f"<div class=group id='tt-{_anchor(_tt_group_id(g))}'><h3><code>{escape(g['culprit'])}</code> — "
+                     f"{_n(g['count'])} case(s){known_pill(g.get('known'), kmap)}</h3>")
             for i, e in enumerate(g["examples"]):
                 pic = svg.tt_glyph(e)
                 if i == 1:
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
-                o.append(f"<div class=case><div>{_tt_case_line(e)}</div>"
+                o.append(f"<div class=case><div>{_tt_case_line(e, kmap)}</div>"
                          + (f"<div class=pics>{pic}</div>" if pic else "") + "</div>")
             if len(g["examples"]) > 1:
                 o.append("</details>")
@@ -436,17 +629,18 @@ def html(rep, m):
                  "<th class=l>references</th></tr></thead><tbody>")
         for g in rep["gr_differences"]:
             refs = ", ".join(f"{escape(k)} ({_n(c)})" for k, c in sorted(g["refs"].items()))
-            o.append(f"<tr><td class=l>{escape(os.path.basename(g['font']))}</td><td class=l>{escape(g['culprit'])}</td>"
+            o.append(f"<tr><td class=l>{escape(os.path.basename(g['font']))}</td><td class=l>"
+                     f"<a href='#gr-{_anchor(_gr_group_id(g))}'>{escape(g['culprit'])}</a>{known_pill(g.get('known'), kmap)}</td>"
                      f"<td>{_n(g['count'])}</td><td class=l>{refs}</td></tr>")
         o.append("</tbody></table>")
         for g in rep["gr_differences"]:
-            o.append(f"<div class=group><h3>{escape(os.path.basename(g['font']))} — {escape(g['culprit'])} — "
-                     f"{_n(g['count'])} line(s)</h3>")
+            o.append(f"<div class=group id='gr-{_anchor(_gr_group_id(g))}'><h3>{escape(os.path.basename(g['font']))} — "
+                     f"{escape(g['culprit'])} — {_n(g['count'])} line(s){known_pill(g.get('known'), kmap)}</h3>")
             for i, e in enumerate(g["examples"]):
                 if i == 1:
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
                 pic = svg.gr_runs(e)
-                o.append(f"<div class=case><div>{_gr_case_line(e)}</div><div class=pics>"
+                o.append(f"<div class=case><div>{_gr_case_line(e, kmap)}</div><div class=pics>"
                          + (_gr_table(e) if e.get("detail") else "") + pic + "</div></div>")
             if len(g["examples"]) > 1:
                 o.append("</details>")
@@ -467,11 +661,12 @@ def html(rep, m):
                      f"{escape(str(ex.get('mode')))} glyph {ex.get('gid')}" if g["engine"] == "tt" else
                      f"{escape(os.path.basename(ex.get('font', '')))} {escape(os.path.basename(ex.get('texts', '')))}:{ex.get('line')}"
                      f" vs {escape(str(ex.get('ref')))}")
-            cls = "" if g["status"] in ("error_both", "hardening_limit") else " class=bad"
+            cls = "" if g["status"] in ("error_both", "hardening_limit") or g.get("known") else " class=bad"
             o.append(f"<tr{cls}><td class=l>{'TrueType' if g['engine'] == 'tt' else 'Graphite'}</td>"
-                     f"<td class=l>{escape(STATUS_LABEL[g['status']])}</td><td>{_n(g['count'])}</td>"
-                     f"<td class=l><code>{escape(str(g['ref_error'] or '–'))}</code></td>"
-                     f"<td class=l><code>{escape(str(g['fontvm_error'] or '–'))}</code></td><td class=l>{where}</td></tr>")
+                     f"<td class=l>{escape(STATUS_LABEL[g['status']])}{known_pill(g.get('known'), kmap)}</td>"
+                     f"<td>{_n(g['count'])}</td>"
+                     f"<td class=l><code>{escape(error_text(g['ref_error']) or '–')}</code></td>"
+                     f"<td class=l><code>{escape(error_text(g['fontvm_error']) or '–')}</code></td><td class=l>{where}</td></tr>")
         o.append("</tbody></table>")
 
     # Coverage.
@@ -520,18 +715,19 @@ def markdown(rep):
     o = ["## fontvm conformance", ""]
     if rep["check"] is not None:
         c = rep["check"]
-        if c["regressions"]:
-            o.append(f"**:x: {len(c['regressions'])} regression(s) against `{c['baseline']}`**")
+        regs = [r for r in c["regressions"] if not r.get("known")]
+        if regs:
+            o.append(f"**:x: {len(regs)} regression(s) against `{c['baseline']}`**")
             o.append("")
-            for r in c["regressions"][:20]:
+            for r in regs[:20]:
                 o.append(f"- {r['case']}: {r['was']} → {r['now']}")
-            if len(c["regressions"]) > 20:
-                o.append(f"- … and {len(c['regressions']) - 20} more")
+            if len(regs) > 20:
+                o.append(f"- … and {len(regs) - 20} more")
         else:
             o.append(f":white_check_mark: no regressions against `{c['baseline']}` "
                      f"({c['compared']} configurations; {c['improvements']} case(s) improved)")
         o.append("")
-    o.append(f"**{_pct(t['identical'], t['cases'])}** of {_n(t['cases'])} cases identical"
+    o.append(f"**{headline_text(t)}**"
              + (" (run interrupted: partial)" if rep["interrupted"] else "") + ".")
     failed = [j for j in rep["jobs"] if j["status"] == "failed"]
     if failed:
@@ -546,25 +742,28 @@ def markdown(rep):
             o.append(f"- {msg[:200]}")
     o.append("")
     o.append("| comparison | cases | identical | different | fails only in fontvm | fails only in reference | fails in both "
-             "| hardening limit |")
-    o.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+             "| hardening limit | known | unknown | agree |")
+    o.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for c in rep["comparisons"] + [dict(t, name="**total**")]:
         o.append(f"| {c['name']} | {_n(c['cases'])} | {_n(c['identical'])} | {_n(c['different'])} | "
                  f"{_n(c['error_fontvm_only'])} | {_n(c['error_ref_only'])} | {_n(c['error_both'])} | "
-                 f"{_n(c['hardening_limit'])} |")
+                 f"{_n(c['hardening_limit'])} | {_n(c['known'])} | {_n(c['unknown'])} | {_pct(c['agree'], c['cases'])} |")
     o.append("")
-    if rep["tt_differences"]:
-        o.append("Largest TrueType difference groups (culprit instruction): " + ", ".join(
-            f"`{g['culprit']}` {_n(g['count'])}" for g in rep["tt_differences"][:8]) + ".")
-    if rep["gr_differences"]:
-        o.append("Largest Graphite difference groups: " + ", ".join(
-            f"{os.path.basename(g['font'])} {g['culprit']} {_n(g['count'])}" for g in rep["gr_differences"][:6]) + ".")
-    bad = sorted((f for f in rep["fonts"] if f["identical"] != f["cases"]),
-                 key=lambda f: f["identical"] - f["cases"])[:10]
+    lines = terminal_lines(rep, limit=12)[1:]
+    if lines:
+        o.append("Differences by group, unknown first:")
+        o.append("")
+        o += [f"- {x.strip()}" for x in lines]
+        o.append("")
+    hits = [k for k in rep.get("known_differences") or [] if k["count"]]
+    if hits:
+        o.append("Known: " + "; ".join(f"**{k['id']}** ({k['label']}, {_n(k['count'])} case(s)): {k['upstream']}"
+                                        for k in hits) + ".")
+    bad = sorted((f for f in rep["fonts"] if f["unknown"]), key=lambda f: -f["unknown"])[:10]
     if bad:
         o.append("")
-        o.append("Least conformant: " + ", ".join(
-            f"{os.path.basename(f['font'])} ({f['comparison']}: {_pct(f['identical'], f['cases'])})" for f in bad) + ".")
+        o.append("Fonts with unknown differences: " + ", ".join(
+            f"{os.path.basename(f['font'])} ({f['comparison']}: {_n(f['unknown'])})" for f in bad) + ".")
     o.append("")
     vers = ", ".join(f"{n} {v[k]}" for k, n in (("fontvm", "fontvm"), ("freetype", "FreeType"),
                                                 ("graphite2", "graphite2"), ("harfbuzz", "HarfBuzz")) if v.get(k))
@@ -583,4 +782,4 @@ def write_all(m, out, root, check=None, check_source=None):
         f.write(html(rep, m))
     with open(paths["md"], "w", encoding="utf-8") as f:
         f.write(markdown(rep))
-    return paths
+    return paths, rep

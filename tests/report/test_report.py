@@ -204,6 +204,148 @@ class HardeningLimit(unittest.TestCase):
             self.assertIn("| hardening limit |", f.read())
 
 
+def write_records(d, name, recs):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "w") as f:
+        for r in recs:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def gr_summary(font, texts, ref, cases, **counts):
+    s = {"type": "gr_summary", "font": font, "font_name": "Charis", "texts": texts, "features": "1056=1", "ref": ref,
+         "cases": cases, "seconds": 0.01}
+    for k in ("different", "error_fontvm_only", "error_ref_only", "error_both", "hardening_limit"):
+        s[k] = counts.get(k, 0)
+    s["identical"] = cases - sum(counts.values())
+    return s
+
+
+class KnownDifferences(unittest.TestCase):
+    """conformance/known.toml: a run with a known difference (KD-2's
+    charis line), an unknown one, a fail-in-both and a hardening limit.
+    Each is counted in its class, the known one is named "known: KD-2,
+    graphite2 bug" in the terminal, summary.md and the page, and --check
+    fails only on the unknown one."""
+
+    FONT = "corpus/peer/graphite2/fonts/charis_r_gr.ttf"
+    TEXTS = "corpus/texts/latin.txt"
+
+    def case(self, line, status, gid_ref, gid_fv, ref="graphite2", **extra):
+        r = {"type": "gr_case", "font": self.FONT, "texts": self.TEXTS, "line": line, "text": "Ŋ", "features": "1056=1",
+             "rtl": False, "ref": ref, "status": status, "ref_error": None, "fontvm_error": None,
+             "first_diff": {"slot": 0, "what": "gid", "ref": {"gid": gid_ref, "x": 0.0, "y": 0.0},
+                            "fontvm": {"gid": gid_fv, "x": 0.0, "y": 0.0}}, "culprit": None}
+        r.update(extra)
+        return r
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(WORK, "known")
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        cls.known = os.path.join(cls.dir, "known.toml")
+        os.makedirs(cls.dir)
+        with open(cls.known, "w") as f:
+            f.write('[[known]]\nid = "KD-2"\nclass = "reference bug"\nreference = "graphite2"\n'
+                    'reason = "graphite2 maps feature 1056 to 1024"\n'
+                    'upstream = "conformance/graphite/KNOWN_DIFFERENCES.md#kd-2"\n'
+                    'match = { engine = "gr", font = "charis_r_gr.ttf", features = "1056=1", lines = "10-11", '
+                    'status = "different" }\n')
+
+    def records(self, name, with_unknown):
+        t = self
+        recs = [{"type": "run", "schema": 1, "runner": "gr", "fontvm": "0.1.0", "graphite2": "1.3.14"},
+                t.case(10, "different", 1643, 1649),
+                t.case(3, "error_both", 0, 0, ref_error="gr_make_seg returned NULL",
+                       fontvm_error="pass: segment failed 5 (pass 2 rule 0: machine status 5)", first_diff=None),
+                t.case(4, "hardening_limit", 0, 0, fontvm_error="budget steps", first_diff=None)]
+        if with_unknown:
+            recs.append(t.case(20, "different", 7, 8, culprit={"pass": 3, "rule": 12, "slot": 0}))
+        recs.append(gr_summary(self.FONT, self.TEXTS, "graphite2", 40, different=1 + with_unknown, error_both=1,
+                               hardening_limit=1))
+        d = os.path.join(self.dir, name)
+        write_records(d, "gr-charis.jsonl", recs)
+        return d
+
+    def replay(self, name, with_unknown, *extra):
+        out = os.path.join(self.dir, "out-" + name)
+        r = run("--replay", self.records(name, with_unknown), "--out", out, "--known", self.known, *extra)
+        return r, out
+
+    def test_classes_and_labels(self):
+        import jsonschema
+        r, out = self.replay("all", True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        with open(SCHEMA) as f:
+            jsonschema.Draft7Validator(json.load(f)).validate(rep)
+        t = rep["totals"]
+        self.assertEqual((t["cases"], t["identical"], t["agree"], t["known"], t["unknown"], t["hardening_limit"]),
+                         (40, 36, 37, 1, 1, 1))
+        self.assertEqual([(k["id"], k["count"], k["text"]) for k in rep["known_differences"]],
+                         [("KD-2", 1, "known: KD-2, graphite2 bug")])
+        self.assertEqual(sorted((g["culprit"], g["known"]) for g in rep["gr_differences"]),
+                         [("no fontvm rule changed the first differing slot", "KD-2"), ("pass 3 rule 12", None)])
+        self.assertEqual(rep["configs"][0]["known_cases"], {"KD-2": "10"})
+        # The same words and the same percentage everywhere.
+        headline = "37 of 40 cases agree (92.50%): 36 identical, 1 fail in both; 1 unknown difference(s), 1 known, " \
+                   "1 stopped by a hardening limit"
+        self.assertIn(headline, r.stdout)
+        self.assertIn("known: KD-2, graphite2 bug: charis_r_gr.ttf", r.stdout)
+        self.assertIn("unknown: charis_r_gr.ttf pass 3 rule 12", r.stdout)
+        with open(os.path.join(out, "summary.md")) as f:
+            md = f.read()
+        self.assertIn(headline, md)
+        self.assertIn("known: KD-2, graphite2 bug", md)
+        with open(os.path.join(out, "index.html")) as f:
+            page = f.read()
+        self.assertIn(">92.50%</span>", page)
+        self.assertIn("known: KD-2, graphite2 bug</a>", page)
+        self.assertRegex(page, r"id=unknown-count class=bad><b>1</b> unknown")
+        self.assertIn("rule 0 of pass 2 stopped: died early (machine status 5)", page)
+        self.assertNotIn("no rule traced", page)
+
+    def test_check_fails_only_on_unknown(self):
+        base = os.path.join(self.dir, "baseline.json")
+        # A baseline where both differing lines were identical: both
+        # differences are new, only the unknown one fails the check.
+        before = os.path.join(self.dir, "before")
+        write_records(before, "gr-charis.jsonl", [
+            self.case(3, "error_both", 0, 0, first_diff=None), self.case(4, "hardening_limit", 0, 0, first_diff=None),
+            gr_summary(self.FONT, self.TEXTS, "graphite2", 40, error_both=1, hardening_limit=1)])
+        self.assertEqual(run("--replay", before, "--out", os.path.join(self.dir, "out-b"),
+                             "--save-baseline", base).returncode, 0)
+        r, _ = self.replay("known-only", False, "--check", base)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("(known: KD-2)", r.stdout)
+        self.assertIn("0 regression(s) and 1 known difference(s)", r.stdout)
+        r, _ = self.replay("with-unknown", True, "--check", base)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertTrue(r.stdout.startswith("REGRESSIONS: 1 case(s)"), r.stdout)
+        self.assertIn("latin.txt:20", r.stdout.splitlines()[1])
+
+    def test_bad_known_file_is_a_usage_error(self):
+        bad = os.path.join(self.dir, "bad.toml")
+        with open(bad, "w") as f:
+            f.write('[[known]]\nid = "X"\nclass = "somebody else\'s"\nreason = "r"\nmatch = { engine = "gr" }\n')
+        r, _ = self.replay("bad", False, "--known", bad)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("class must be one of", r.stderr)
+
+    def test_committed_known_file_matches_kd2(self):
+        sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+        import known
+        k = known.Known.load(os.path.join(SRC, "conformance", "known.toml"))
+        e = k.match("gr", self.FONT, self.case(10, "different", 1643, 1649, ref="harfbuzz"))
+        self.assertEqual(e.text(), "known: KD-2, graphite2 bug")
+        overflow = self.case(26, "different", 304, 304, ref="harfbuzz")
+        overflow["first_diff"]["ref"]["x_offset"] = -2147483648
+        overflow["features"] = ""
+        self.assertEqual(k.match("gr", "/usr/share/fonts/truetype/awami/AwamiNastaliq-Regular.ttf", overflow).id, "KD-13")
+        overflow["first_diff"]["ref"]["x_offset"] = -540
+        self.assertIsNone(k.match("gr", "AwamiNastaliq-Regular.ttf", overflow))
+
+
 class Browser(unittest.TestCase):
     """Opens index.html in headless Chromium (Debian's chromium) the way a
     reader would, and saves a screenshot."""
