@@ -15,6 +15,7 @@ import re
 from html import escape
 
 import model as modelmod
+import reproduce
 import svg
 
 SCHEMA_VERSION = 1
@@ -88,8 +89,10 @@ def _counts(s):
     return {k: s[k] for k in COUNT_KEYS}
 
 
-def _clean_example(ex):
+def _clean_example(ex, commands=None):
     e = {k: v for k, v in ex.items() if k not in ("type",)}
+    if commands is not None and e.get("status") in modelmod.DIFF_STATUSES:
+        e["reproduce"] = [{"what": w, "command": c} for w, c in commands.for_case(e)]
     return e
 
 
@@ -119,6 +122,7 @@ def build(m, root, check=None, check_source=None):
     tt_groups = sorted(m.tt_groups.values(), key=lambda g: (-g["count"], g["culprit"]))
     gr_groups = sorted(m.gr_groups.values(), key=lambda g: (-g["count"], g["font"], str(g["culprit"])))
     err_groups = sorted(m.err_groups.values(), key=lambda g: (-g["count"], g["status"]))
+    cmds = reproduce.Commands(root, getattr(m, "bin_dir", None) or os.path.join(root, "build", "release"))
     rep = {
         "schema": SCHEMA_VERSION,
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -135,14 +139,14 @@ def build(m, root, check=None, check_source=None):
                   for (n, f), s in sorted(per_font.items())],
         "tt_differences": [{"culprit": g["culprit"], "kind": g["kind"], "count": g["count"], "known": g["known"],
                             "fonts": dict(g["fonts"]), "modes": dict(g["modes"]),
-                            "examples": [_clean_example(e) for e in g["examples"]]} for g in tt_groups],
+                            "examples": [_clean_example(e, cmds) for e in g["examples"]]} for g in tt_groups],
         "gr_differences": [{"font": g["font"], "culprit": g["culprit"], "pass": g["pass"], "rule": g["rule"],
                             "known": g["known"],
                             "count": g["count"], "refs": dict(g["modes"]),
-                            "examples": [_clean_example(e) for e in g["examples"]]} for g in gr_groups],
+                            "examples": [_clean_example(e, cmds) for e in g["examples"]]} for g in gr_groups],
         "errors": [{"engine": g["engine"], "status": g["status"], "known": g["known"], "ref_error": g["ref_error"],
                     "fontvm_error": g["fontvm_error"], "count": g["count"], "fonts": dict(g["fonts"]),
-                    "examples": [_clean_example(e) for e in g["examples"]]} for g in err_groups],
+                    "examples": [_clean_example(e, cmds) for e in g["examples"]]} for g in err_groups],
         "coverage": {
             "tt": coverage("tt", m.opcodes["tt"], m.opcode_fonts["tt"],
                            os.path.join(root, "vm", "tt", "opcodes.def"), "vm/tt/opcodes.def"),
@@ -290,6 +294,16 @@ def _gr_case_line(e, kmap):
         bits.append(f"pass {cul.get('pass')} rule {cul.get('rule')}")
     return (" · ".join(bits) + known_pill(e.get("known"), kmap)
             + f'<div class=text dir=auto>{escape(text[:200])}</div>')
+
+
+def _repro_html(e, open_):
+    """The commands that reproduce a case, from the repository root."""
+    rows = e.get("reproduce") or []
+    if not rows:
+        return ""
+    body = "\n".join(f"# {r['what']}\n{r['command']}" for r in rows)
+    return (f"<details class=repro{' open' if open_ else ''}><summary>reproduce (from the repository root)</summary>"
+            f"<pre>{escape(body)}</pre></details>")
 
 
 def _tt_group_id(g):
@@ -444,6 +458,7 @@ svg{background:#fff;border:1px solid var(--line)}.legend span{margin-right:14px}
 table.slots td,table.slots th{font:12px monospace;padding:1px 6px}
 .pill.known,a.pill.known{background:#fff8c5;color:#7d4e00;text-decoration:none;font-weight:600}td.known{color:#7d4e00}
 .classes{font-size:16px;margin:2px 0 8px}
+.repro pre{background:var(--bg2);padding:6px 8px;font-size:12px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 table.matrix td{text-align:left;white-space:nowrap}table.matrix td.na{color:#8c959f;text-align:center}
 """
 
@@ -615,7 +630,7 @@ def html(rep, m):
                 if i == 1:
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
                 o.append(f"<div class=case><div>{_tt_case_line(e, kmap)}</div>"
-                         + (f"<div class=pics>{pic}</div>" if pic else "") + "</div>")
+                         + (f"<div class=pics>{pic}</div>" if pic else "") + _repro_html(e, i == 0) + "</div>")
             if len(g["examples"]) > 1:
                 o.append("</details>")
             o.append("</div>")
@@ -641,7 +656,7 @@ def html(rep, m):
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
                 pic = svg.gr_runs(e)
                 o.append(f"<div class=case><div>{_gr_case_line(e, kmap)}</div><div class=pics>"
-                         + (_gr_table(e) if e.get("detail") else "") + pic + "</div></div>")
+                         + (_gr_table(e) if e.get("detail") else "") + pic + "</div>" + _repro_html(e, i == 0) + "</div>")
             if len(g["examples"]) > 1:
                 o.append("</details>")
             o.append("</div>")
@@ -754,6 +769,26 @@ def markdown(rep):
         o.append("Differences by group, unknown first:")
         o.append("")
         o += [f"- {x.strip()}" for x in lines]
+        o.append("")
+    repro = []
+    for g in rep["tt_differences"] + rep["gr_differences"] + rep["errors"]:
+        ex = next((e for e in g["examples"] if e.get("reproduce")), None)
+        if ex and len(repro) < 6:
+            name = g.get("culprit") or STATUS_LABEL[g["status"]]
+            where = os.path.basename(ex["font"])
+            repro.append((bool(g.get("known")), f"{where} {name}" + (f" ({g['known']})" if g.get("known") else ""),
+                          ex["reproduce"]))
+    if repro:
+        o.append("<details><summary>Reproduce (one case per group, from the repository root)</summary>")
+        o.append("")
+        for _, title, rows in sorted(repro, key=lambda x: x[0]):
+            o.append(f"{title}:")
+            o.append("")
+            o.append("```sh")
+            o += [f"# {r['what']}\n{r['command']}" for r in rows]
+            o.append("```")
+            o.append("")
+        o.append("</details>")
         o.append("")
     hits = [k for k in rep.get("known_differences") or [] if k["count"]]
     if hits:

@@ -508,6 +508,7 @@ def main(argv=None):
         except knownmod.KnownError as e:
             raise cfgmod.ConfigError(f"--known: {e}")
         m = modelmod.Model(ROOT, known)
+        m.bin_dir = os.path.abspath(a.bin)   # for the reproduce commands
         out = os.path.abspath(a.out)
         t0 = time.monotonic()
         jobs = []

@@ -569,6 +569,122 @@ class EndToEnd(unittest.TestCase):
         self.assertIn('id="summary-table"', r.stdout)
 
 
+@unittest.skipUnless(os.environ.get("FONTVM_RUNNER_DIR"), "the C runners are not built")
+class Reproduce(unittest.TestCase):
+    """The commands the report prints for a difference reproduce it.  The
+    fixture is a real run of fvconform-gr on KD-2's case (charis_r_gr,
+    latin.txt, feature 1056=1: graphite2 gives gid 1643 where fontvm gives
+    1649), replayed into a report; the printed fontvm, gr2fonttest,
+    runner and trace commands are then run through the shell, from the
+    repository root, as a reader would paste them."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bin = os.environ["FONTVM_RUNNER_DIR"]
+        cls.dir = os.path.join(WORK, "reproduce")
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        rec = os.path.join(cls.dir, "records")
+        os.makedirs(rec)
+        gr = os.path.join(cls.bin, "fvconform-gr")
+        with open(os.path.join(rec, "gr-charis.jsonl"), "w") as f:
+            subprocess.run([gr, "--font", "corpus/peer/graphite2/fonts/charis_r_gr.ttf", "--text-file",
+                            "corpus/texts/latin.txt", "--features", "1056=1", "--ref", "both"],
+                           stdout=f, cwd=SRC, check=True, timeout=120)
+        out = os.path.join(cls.dir, "out")
+        r = run("--replay", rec, "--out", out, "--bin", cls.bin)
+        assert r.returncode == 0, r.stderr
+        with open(os.path.join(out, "report.json")) as f:
+            cls.rep = json.load(f)
+
+    def sh(self, cmd):
+        env = dict(os.environ, TMPDIR=self.dir)
+        return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, cwd=SRC, env=env, timeout=120)
+
+    def examples(self, ref):
+        ex = [e for g in self.rep["gr_differences"] for e in g["examples"] if e["ref"] == ref]
+        self.assertTrue(ex, f"no difference against {ref} in the fixture run")
+        for e in ex:
+            self.assertEqual(e["known"], "KD-2")
+            yield e, {r["what"].split(" ")[0]: r["command"] for r in e["reproduce"]}
+
+    @staticmethod
+    def gr2log_gids(path):
+        with open(path) as f:
+            return {int(m.group(1)): int(m.group(2)) for m in
+                    (re.match(r"^(\d{2,})\s+(\d+)\s", line) for line in f) if m}
+
+    def test_fontvm_and_graphite2_commands_show_the_difference(self):
+        for e, cmd in self.examples("graphite2"):
+            slot = e["first_diff"]["slot"]
+            r = self.sh(cmd["fontvm"])
+            self.assertEqual(r.returncode, 0, cmd["fontvm"] + "\n" + r.stderr)
+            r = self.sh(cmd["graphite2"])
+            self.assertEqual(r.returncode, 1, "the logs should differ:\n" + cmd["graphite2"] + "\n" + r.stdout + r.stderr)
+            fv = self.gr2log_gids(os.path.join(self.dir, "fontvm.log"))
+            ref = self.gr2log_gids(os.path.join(self.dir, "graphite2.log"))
+            self.assertEqual(fv[slot], e["first_diff"]["fontvm"]["gid"], cmd["fontvm"])
+            self.assertEqual(ref[slot], e["first_diff"]["ref"]["gid"], cmd["graphite2"])
+            self.assertNotEqual(fv[slot], ref[slot])
+
+    def test_runner_command_gives_the_same_case(self):
+        for ref in ("graphite2", "harfbuzz"):
+            for e, cmd in self.examples(ref):
+                r = self.sh(cmd["both"])
+                self.assertEqual(r.returncode, 0, cmd["both"] + "\n" + r.stderr)
+                case = json.loads(r.stdout.splitlines()[0])
+                self.assertEqual((case["status"], case["line"], case["first_diff"]),
+                                 ("different", e["line"], e["first_diff"]))
+
+    def test_trace_command_finds_the_rule(self):
+        for e, cmd in self.examples("graphite2"):
+            tr = cmd.get("first")
+            if (e.get("culprit") or {}).get("pass") is None:
+                continue
+            r = self.sh(tr)
+            self.assertEqual(r.returncode, 0, tr + "\n" + r.stderr)
+            self.assertIn(f"rule {e['culprit']['rule']} fired", r.stdout, tr)
+
+    def test_harfbuzz_command_runs(self):
+        for e, cmd in self.examples("harfbuzz"):
+            r = self.sh(cmd["HarfBuzz"])
+            self.assertEqual(r.returncode, 0, cmd["HarfBuzz"] + "\n" + r.stderr)
+            self.assertRegex(r.stdout, r"^\[\d+=\d+")
+            r = self.sh(cmd["fontvm"])
+            self.assertEqual(r.returncode, 0, cmd["fontvm"] + "\n" + r.stderr)
+            gids = [int(x.split("=")[0]) for x in r.stdout.strip().strip("[]").split("|")]
+            self.assertEqual(gids[e["first_diff"]["slot"]], e["first_diff"]["fontvm"]["gid"])
+
+    def test_truetype_commands_address_the_case(self):
+        # No TrueType difference is left in the corpus: the fixture's
+        # fontvm points were moved by hand, so the printed commands must
+        # find FreeType's point (the fixture's reference side) at the case.
+        out = os.path.join(self.dir, "tt")
+        r = run("--replay", os.path.join(FIX, "base"), "--out", out, "--bin", self.bin)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        checked = 0
+        for g in rep["tt_differences"]:
+            for e in g["examples"]:
+                cmd = {r["what"].split(" ")[0]: r["command"] for r in e["reproduce"]}
+                r = self.sh(cmd["fontvm"])
+                self.assertEqual(r.returncode, 0, cmd["fontvm"] + "\n" + r.stderr)
+                glyph = json.loads(r.stdout.splitlines()[0])
+                self.assertEqual(glyph["gid"], e["gid"])
+                k = e["first_diff"]["point"]
+                if k >= 0:
+                    self.assertEqual(glyph["points"][k], e["first_diff"]["ref"], cmd["fontvm"])
+                r = self.sh(cmd["FreeType"].replace(" | grep tt_case", ""))
+                self.assertEqual(r.returncode, 0, cmd["FreeType"] + "\n" + r.stderr)
+                self.assertIn('"type":"tt_summary"', r.stdout)
+                self.assertIn('"cases":1,', r.stdout)
+                if "first" in cmd:
+                    r = self.sh(cmd["first"].split(" | ")[0] + " > /dev/null")
+                    self.assertEqual(r.returncode, 0, cmd["first"] + "\n" + r.stderr)
+                checked += 1
+        self.assertGreater(checked, 0)
+
+
 class Coverage(unittest.TestCase):
     """Opcode coverage rows come from the X-macro opcode lists: every opcode
     and flag variant, also those executed 0 times."""
