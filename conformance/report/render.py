@@ -405,6 +405,129 @@ def font_matrix(rep, m):
     return "".join(o)
 
 
+HEAT_COLOURS = (("agree", "#2da44e", "agree"), ("known", "#d4a72c", "known differences only"),
+                ("unknown", "#cf222e", "unknown differences"), ("limit", "#8250df", "hardening limits only"),
+                ("missing", "#afb8c1", "not compared (runner failed)"))
+
+
+def _heat_class(c):
+    """One configuration's colour class: the worst of what it holds."""
+    if not c["summarised"] and not c["cases"]:
+        return "missing"
+    diffs = sum(c[k] for k in modelmod.DIFF_STATUSES)
+    if diffs > c["known_diffs"]:
+        return "unknown"
+    if diffs:
+        return "known"
+    return "limit" if c["hardening_limit"] else "agree"
+
+
+def _size_key(s):
+    try:
+        return (float(str(s).split("x")[0]), str(s))
+    except ValueError:
+        return (1e9, str(s))
+
+
+def _heat_svg(rows, cols, cells, label_w=230, cell=11, groups=()):
+    """rows/cols: [(key, label)]; cells: {(row, col): (class, tooltip)}.
+    A grid of small squares; agreeing cells are drawn as one background
+    per row segment, so the picture stays small for a large corpus."""
+    colour = {k: c for k, c, _ in HEAT_COLOURS}
+    w, h = label_w + cell * len(cols) + 4, 18 + cell * len(rows) + 2
+    o = [f"<svg class=heat xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' viewBox='0 0 {w} {h}'>"]
+    for j, gl in groups:
+        o.append(f"<text x='{label_w + j * cell}' y='12' font-size='10' font-weight='600'>{escape(gl)}</text>")
+    for j, (ck, cl) in enumerate(cols):
+        if not groups and len(cols) < 60 and (j % 2 == 0 or len(cols) <= 20):
+            o.append(f"<text x='{label_w + j * cell + cell / 2}' y='12' font-size='8' text-anchor='middle'>"
+                     f"{escape(str(cl))}</text>")
+    for i, (rk, rl) in enumerate(rows):
+        y = 18 + i * cell
+        o.append(f"<text x='{label_w - 4}' y='{y + cell - 2}' font-size='9' text-anchor='end'>{escape(rl)}</text>")
+        j = 0
+        while j < len(cols):
+            v = cells.get((rk, cols[j][0]))
+            if v is None:
+                j += 1
+                continue
+            cls, tip = v
+            if cls == "agree":
+                # A run of agreeing cells: one rectangle.
+                k = j
+                while k + 1 < len(cols) and (cells.get((rk, cols[k + 1][0])) or ("",))[0] == "agree":
+                    k += 1
+                tip = (f"{rl}: {cols[j][1]}–{cols[k][1]}: all agree" if k > j else tip)
+            else:
+                k = j
+            o.append(f"<rect x='{label_w + j * cell}' y='{y}' width='{cell * (k - j + 1) - 1}' height='{cell - 1}' "
+                     f"fill='{colour[cls]}'><title>{escape(tip)}</title></rect>")
+            j = k + 1
+    o.append("</svg>")
+    return "".join(o)
+
+
+def heat_maps(m):
+    """The matrix view: TrueType font × size per mode, Graphite font ×
+    text × feature setting (the worse of the two references), each cell
+    coloured by what its configuration holds."""
+    tt, gr = {}, {}
+    for key, c in m.configs.items():
+        if key[0] == "tt":
+            tt.setdefault(key[4], {})[(key[1], key[2], key[3])] = c
+        else:
+            gr.setdefault((key[1], key[2]), {}).setdefault(key[3], []).append((key[4], c))
+    if not tt and not gr:
+        return ""
+    worst = {k: i for i, (k, _, _) in enumerate(HEAT_COLOURS)}
+    worst["missing"] = len(HEAT_COLOURS)
+    o = ["<h2 id=matrix>Matrix</h2><p class=legend>"
+         + "".join(f"<span><span style='color:{c}'>■</span> {escape(t)}</span>" for _, c, t in HEAT_COLOURS)
+         + " · hover a square for its counts.</p>"]
+    # TrueType: the modes side by side, one column per size.
+    cols, groups, cells = [], [], {}
+    fonts = sorted({(f, face) for cfgs in tt.values() for f, face, _ in cfgs})
+    for mode in sorted(tt):
+        cfgs = tt[mode]
+        sizes = sorted({s for _, _, s in cfgs}, key=_size_key)
+        if cols:
+            cols.append((("gap", mode), ""))
+        groups.append((len(cols), mode))
+        cols += [((mode, s), f"{s} ppem {mode}") for s in sizes]
+        for (f, face, size), c in cfgs.items():
+            cls = _heat_class(c)
+            cells[((f, face), (mode, size))] = (cls, f"{os.path.basename(f)} {size} ppem {mode}: {_n(c['identical'])} of "
+                                             f"{_n(c['cases'])} identical, {_n(c['error_both'])} fail in both, "
+                                             f"{_n(c['known_diffs'])} known, "
+                                             f"{_n(sum(c[k] for k in modelmod.DIFF_STATUSES) - c['known_diffs'])} unknown")
+    if tt:
+        rows = [((f, face), os.path.basename(f) + (f"#{face}" if face else "")) for f, face in fonts]
+        lo_hi = sorted({s for cfgs in tt.values() for _, _, s in cfgs}, key=_size_key)
+        o.append(f"<h3>TrueType: font × size ({escape(lo_hi[0])}–{escape(lo_hi[-1])} ppem, left to right) "
+                 "for each mode</h3>" + _heat_svg(rows, cols, cells, cell=7, groups=groups))
+    if gr:
+        # Each row's own settings, packed left: the font's defaults first,
+        # then its feature sweep (the tooltip names each).
+        cells, width = {}, 0
+        for (f, texts), per in gr.items():
+            width = max(width, len(per))
+            for col, ft in enumerate(sorted(per, key=lambda x: (x != "", x))):
+                refs = per[ft]
+                cls = max((_heat_class(c) for _, c in refs), key=lambda k: worst[k])
+                tip = "; ".join(f"vs {r}: {_n(c['identical'])} of {_n(c['cases'])} identical, "
+                                f"{_n(c['known_diffs'])} known, "
+                                f"{_n(sum(c[k] for k in modelmod.DIFF_STATUSES) - c['known_diffs'])} unknown"
+                                for r, c in sorted(refs))
+                cells[((f, texts), col)] = (cls, f"{os.path.basename(f)} {os.path.basename(texts)} "
+                                                 f"[{ft or 'defaults'}]: {tip}")
+        rows = [(k, f"{os.path.basename(k[0])} · {os.path.basename(k[1])}") for k in sorted(gr)]
+        cols = [(i, str(i)) for i in range(width)]
+        o.append("<h3>Graphite: font · text × feature setting (the first square is the font's defaults, then "
+                 "each value of its feature sweep; the worse of the two references)</h3>"
+                 + _heat_svg(rows, cols, cells, label_w=380, cell=9, groups=[(0, "")]))
+    return "".join(o)
+
+
 def terminal_lines(rep, limit=8):
     """What the terminal prints after a run: the headline, then the
     difference groups, unknown first, each known one named."""
@@ -683,6 +806,8 @@ def html(rep, m):
                      f"<td class=l><code>{escape(error_text(g['ref_error']) or '–')}</code></td>"
                      f"<td class=l><code>{escape(error_text(g['fontvm_error']) or '–')}</code></td><td class=l>{where}</td></tr>")
         o.append("</tbody></table>")
+
+    o.append(heat_maps(m))
 
     # Coverage.
     o.append("<h2 id=coverage>Opcode coverage</h2><p>How many times the corpus made fontvm execute each opcode "

@@ -304,6 +304,11 @@ class KnownDifferences(unittest.TestCase):
         self.assertRegex(page, r"id=unknown-count class=bad><b>1</b> unknown")
         self.assertIn("rule 0 of pass 2 stopped: died early (machine status 5)", page)
         self.assertNotIn("no rule traced", page)
+        # The matrix: the one configuration holds an unknown difference,
+        # so its square is red and says so.
+        self.assertIn("<h2 id=matrix>", page)
+        self.assertRegex(page, r"fill='#cf222e'><title>charis_r_gr.ttf latin.txt \[1056=1\]: vs graphite2: "
+                               r"36 of 40 identical, 1 known, 1 unknown</title>")
 
     def test_check_fails_only_on_unknown(self):
         base = os.path.join(self.dir, "baseline.json")
