@@ -467,6 +467,11 @@ def _heat_svg(rows, cols, cells, label_w=230, cell=11, groups=()):
     return "".join(o)
 
 
+def _tt_row_label(row):
+    f, face, loc = row
+    return os.path.basename(f) + (f"#{face}" if face else "") + (f" at {loc}" if loc else "")
+
+
 def heat_maps(m):
     """The matrix view: TrueType font × size per mode, Graphite font ×
     text × feature setting (the worse of the two references), each cell
@@ -474,7 +479,10 @@ def heat_maps(m):
     tt, gr = {}, {}
     for key, c in m.configs.items():
         if key[0] == "tt":
-            tt.setdefault(key[4], {})[(key[1], key[2], key[3])] = c
+            # A variable font at a location is a row of its own (a key
+            # may end with the location: conformance/RECORDS.md).
+            loc = key[5] if len(key) > 5 else ""
+            tt.setdefault(key[4], {})[((key[1], key[2], loc), key[3])] = c
         else:
             gr.setdefault((key[1], key[2]), {}).setdefault(key[3], []).append((key[4], c))
     if not tt and not gr:
@@ -486,23 +494,23 @@ def heat_maps(m):
          + " · hover a square for its counts.</p>"]
     # TrueType: the modes side by side, one column per size.
     cols, groups, cells = [], [], {}
-    fonts = sorted({(f, face) for cfgs in tt.values() for f, face, _ in cfgs})
+    fonts = sorted({row for cfgs in tt.values() for row, _ in cfgs})
     for mode in sorted(tt):
         cfgs = tt[mode]
-        sizes = sorted({s for _, _, s in cfgs}, key=_size_key)
+        sizes = sorted({s for _, s in cfgs}, key=_size_key)
         if cols:
             cols.append((("gap", mode), ""))
         groups.append((len(cols), mode))
         cols += [((mode, s), f"{s} ppem {mode}") for s in sizes]
-        for (f, face, size), c in cfgs.items():
+        for (row, size), c in cfgs.items():
             cls = _heat_class(c)
-            cells[((f, face), (mode, size))] = (cls, f"{os.path.basename(f)} {size} ppem {mode}: {_n(c['identical'])} of "
+            cells[(row, (mode, size))] = (cls, f"{_tt_row_label(row)} {size} ppem {mode}: {_n(c['identical'])} of "
                                              f"{_n(c['cases'])} identical, {_n(c['error_both'])} fail in both, "
                                              f"{_n(c['known_diffs'])} known, "
                                              f"{_n(sum(c[k] for k in modelmod.DIFF_STATUSES) - c['known_diffs'])} unknown")
     if tt:
-        rows = [((f, face), os.path.basename(f) + (f"#{face}" if face else "")) for f, face in fonts]
-        lo_hi = sorted({s for cfgs in tt.values() for _, _, s in cfgs}, key=_size_key)
+        rows = [(row, _tt_row_label(row)) for row in fonts]
+        lo_hi = sorted({s for cfgs in tt.values() for _, s in cfgs}, key=_size_key)
         o.append(f"<h3>TrueType: font × size ({escape(lo_hi[0])}–{escape(lo_hi[-1])} ppem, left to right) "
                  "for each mode</h3>" + _heat_svg(rows, cols, cells, cell=7, groups=groups))
     if gr:
