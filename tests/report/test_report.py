@@ -291,7 +291,7 @@ class KnownDifferences(unittest.TestCase):
         headline = "37 of 40 cases agree (92.50%): 36 identical, 1 fail in both; 1 unknown difference(s), 1 known, " \
                    "1 stopped by a hardening limit"
         self.assertIn(headline, r.stdout)
-        self.assertIn("known: KD-2, graphite2 bug: charis_r_gr.ttf", r.stdout)
+        self.assertIn("known: KD-2, graphite2 bug: 1 case(s) (charis_r_gr.ttf)", r.stdout)
         self.assertIn("unknown: charis_r_gr.ttf pass 3 rule 12", r.stdout)
         with open(os.path.join(out, "summary.md")) as f:
             md = f.read()
