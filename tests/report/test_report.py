@@ -310,6 +310,23 @@ class KnownDifferences(unittest.TestCase):
         self.assertRegex(page, r"fill='#cf222e'><title>charis_r_gr.ttf latin.txt \[1056=1\]: vs graphite2: "
                                r"36 of 40 identical, 1 known, 1 unknown</title>")
 
+    def test_browser_shows_each_class(self):
+        # The page as Chromium renders it: each class counted and named.
+        _, out = self.replay("browser", True)
+        Browser.out = out
+        b = Browser("test_screenshot")
+        b.chromium = shutil.which("chromium")
+        r = b.browse("--dump-dom")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        dom = r.stdout
+        self.assertRegex(dom, r'id="conformance">92.50%</span> of 40 cases agree with the reference engines: '
+                              r'36 identical, 1 fail in both')
+        self.assertRegex(dom, r'id="unknown-count" class="bad"><b>1</b> unknown')
+        self.assertRegex(dom, r'id="known-count"><b>1</b> known')
+        self.assertRegex(dom, r'id="hardening-count"><b>1</b> stopped by a fontvm hardening limit')
+        self.assertIn("known: KD-2, graphite2 bug", dom)
+        self.assertIn("reproduce (from the repository root)", dom)
+
     def test_check_fails_only_on_unknown(self):
         base = os.path.join(self.dir, "baseline.json")
         # A baseline where both differing lines were identical: both
