@@ -602,11 +602,13 @@ table.matrix td{text-align:left;white-space:nowrap}table.matrix td.na{color:#8c9
 def _count_cells(s):
     cells = [f"<td>{_n(s['cases'])}</td>",
              f"<td>{_n(s['identical'])}</td>"]
+    modelmod.classify(s)
     for k in STATUSES:
         v = s[k]
         # Fails in both is agreement, a hardening limit its own class:
-        # neither is marked as a failure.
-        cls = "z" if not v else ("nz" if k in modelmod.DIFF_STATUSES else "")
+        # neither is marked as a failure; differences are red while some
+        # are unknown.
+        cls = "z" if not v else ("" if k not in modelmod.DIFF_STATUSES else "nz" if s["unknown"] else "known")
         cells.append(f"<td class={cls or 'plain'}>{_n(v)}</td>")
     if not s["cases"] and s.get("incomplete"):
         cells.append("<td class=l><b class=bad>not compared</b> (runner failed)</td>")
