@@ -506,18 +506,33 @@ class Orchestration(unittest.TestCase):
         with open(os.path.join(out, "index.html")) as f:
             self.assertTrue("<h2 id=runner-problems" in f.read(), "no Runner problems section")
 
+    @staticmethod
+    def some_case_written(rec):
+        if not os.path.isdir(rec):
+            return False
+        for n in os.listdir(rec):
+            if n.endswith(".jsonl"):
+                try:
+                    with open(os.path.join(rec, n)) as f:
+                        if '_case"' in f.read():
+                            return True
+                except OSError:
+                    pass
+        return False
+
     def test_ctrl_c_keeps_what_was_written(self):
         import signal
         out = os.path.join(WORK, "orch-int")
         shutil.rmtree(out, ignore_errors=True)
         p = self.start(out, env={"FV_STANDIN_DELAY": "0.4"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        # Interrupt once the runners are writing records (and a little more).
+        # Interrupt once a runner has written a case (on a loaded machine
+        # a stand-in may take seconds to start: waiting a fixed time after
+        # its record file appears was not enough).
         rec = os.path.join(out, "records")
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (os.path.isdir(rec) and
-                                                   any(n.endswith(".jsonl") for n in os.listdir(rec))):
+        while time.monotonic() < deadline and not self.some_case_written(rec):
             time.sleep(0.05)
-        time.sleep(1.0)
+        time.sleep(0.3)
         p.send_signal(signal.SIGINT)
         so, se = p.communicate(timeout=60)
         self.assertEqual(p.returncode, 3, se)
