@@ -26,6 +26,7 @@ Keeps the total to a few MB: glyph programs capped in number and size."""
 import argparse
 import hashlib
 import os
+import re
 import struct
 import sys
 
@@ -247,13 +248,19 @@ TT_HANDWRITTEN = {
 # ---------------------------------------------------------------- Graphite
 def gr_arg_bytes():
     """{opcode: fixed argument bytes (-1: count byte + count)} from the
-    engine's own list, vm/graphite/opcodes.def, so there is no second table."""
+    engine's own list, vm/graphite/opcodes.def, so there is no second table:
+    the argument column's kinds (A2(Slot, Class16)) measured as opcodes.c
+    measures them."""
+    wide = {"S16": 2, "U16": 2, "Class16": 2, "GAttr16": 2, "S32": 4}
     out = {}
     with open(os.path.join(ROOT, "vm", "graphite", "opcodes.def")) as fh:
         for line in fh:
-            if line.startswith("X("):
-                parts = [x.strip() for x in line[2:].split(",")]
-                out[int(parts[1], 16)] = int(parts[2])
+            m = re.match(r"X\((\w+),\s*(0x[0-9A-Fa-f]+),.*\bA[0-3](?:\(([^)]*)\))?\)", line)
+            if not m:
+                continue
+            kinds = [k.strip() for k in (m.group(3) or "").split(",") if k.strip()]
+            out[int(m.group(2), 16)] = (-1 if kinds == ["Slots"]
+                                        else sum(wide.get(k, 1) for k in kinds))
     return out
 
 

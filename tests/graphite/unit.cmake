@@ -1,6 +1,9 @@
 # Unit tests of the Graphite engine (owned by vm/graphite, issue 4).
 fontvm_add_test(test_gr_machine test_gr_machine.c)
 fontvm_add_test(test_gr_verify test_gr_verify.c)
+# The opcode list and what is generated from it (decoder, stack counts,
+# disassembly) against the spec's table.
+fontvm_add_test(test_gr_opcodes test_gr_opcodes.c)
 # Shaping behaviour on graphite2's small.ttf (expectations measured with
 # graphite2, pinned here): character association, rule-code edge cases.
 fontvm_add_test(test_gr_shape test_gr_shape.c)

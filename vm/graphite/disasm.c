@@ -100,7 +100,7 @@ size_t grv_format_insn(fv_span s, size_t pc, char *buf, size_t size)
         return 1;
     }
     const grv_opinfo *oi = &grv_ops[op];
-    size_t n = oi->args < 0 ? (pc + 1 < s.len ? 1u + s.data[pc + 1] : 0u) : (size_t)oi->args;
+    size_t n = (size_t)grv_arg_bytes(s, (uint32_t)pc);
     if (pc + 1 + n > s.len)
         n = s.len - pc - 1;
     char name[40];
@@ -108,44 +108,31 @@ size_t grv_format_insn(fv_span s, size_t pc, char *buf, size_t size)
     size_t used = (size_t)snprintf(buf, size, "%s", name);
     const uint8_t *p = s.data + pc + 1;
     size_t k = 0;
-    int firstarg = 1;
-    /* The first argument of the attribute and metric commands is named. */
-    int names_attr = op == GRV_OP_ATTR_SET || op == GRV_OP_ATTR_ADD || op == GRV_OP_ATTR_SUB ||
-                     op == GRV_OP_ATTR_SET_SLOT || op == GRV_OP_IATTR_SET_SLOT ||
-                     op == GRV_OP_PUSH_SLOT_ATTR || op == GRV_OP_PUSH_ISLOT_ATTR ||
-                     op == GRV_OP_IATTR_SET || op == GRV_OP_IATTR_ADD || op == GRV_OP_IATTR_SUB;
-    int names_metric = op == GRV_OP_PUSH_GLYPH_METRIC || op == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC;
-    for (const char *f = oi->fmt; *f && k < n && used < size; f++) {
-        if (*f == '*') {
+    /* each argument as opcodes.def lays it out; slot attributes and
+     * metrics by name */
+    for (uint32_t i = 0; i < GRV_LAYOUT_ARGS && used < size; i++) {
+        grv_arg kind = GRV_LAYOUT_KIND(oi->layout, i);
+        const char *sep = i == 0 ? " " : ", ";
+        if (kind == GRV_ARG_NONE || k >= n)
+            break;
+        if (kind == GRV_ARG_Slots) {
             unsigned cnt = p[k++];
-            used += (size_t)snprintf(buf + used, size - used, "%s%u:", firstarg ? " " : ", ", cnt);
+            used += (size_t)snprintf(buf + used, size - used, "%s%u:", sep, cnt);
             for (unsigned j = 0; j < cnt && k < n && used < size; j++)
                 used += (size_t)snprintf(buf + used, size - used, " %d", (int)(int8_t)p[k++]);
-            firstarg = 0;
             continue;
         }
-        size_t w = (*f == 'h' || *f == 'H') ? 2 : (*f == 'l' ? 4 : 1);
+        size_t w = grv_arg_kinds[kind].bytes;
         if (k + w > n)
             break;
-        long v;
-        if (w == 1)
-            v = *f == 'b' ? (long)(int8_t)p[k] : (long)p[k];
-        else if (w == 2)
-            v = *f == 'h' ? (long)(int16_t)(uint16_t)(p[k] << 8 | p[k + 1])
-                          : (long)(p[k] << 8 | p[k + 1]);
-        else
-            v = (long)(int32_t)((uint32_t)p[k] << 24 | (uint32_t)p[k + 1] << 16 |
-                                (uint32_t)p[k + 2] << 8 | p[k + 3]);
-        const char *label = NULL;
-        if (firstarg && names_attr)
-            label = slot_attr_name((uint32_t)v);
-        else if (firstarg && names_metric)
-            label = metric_name((uint32_t)v);
+        long v = grv_arg_value(kind, p + k);
+        const char *label = kind == GRV_ARG_Slat || kind == GRV_ARG_SlatI ? slot_attr_name((uint32_t)v)
+                            : kind == GRV_ARG_Metric                      ? metric_name((uint32_t)v)
+                                                                          : NULL;
         if (label)
             used += (size_t)snprintf(buf + used, size - used, " %s", label);
         else
-            used += (size_t)snprintf(buf + used, size - used, "%s%ld", firstarg ? " " : ", ", v);
-        firstarg = 0;
+            used += (size_t)snprintf(buf + used, size - used, "%s%ld", sep, v);
         k += w;
     }
     return 1 + n;

@@ -19,6 +19,7 @@
 #include "common/reader.h"
 #include "fontvm/error.h"
 #include "fontvm/graphite.h"
+#include "graphite/opcodes.h"
 #include "sfnt/sfnt.h"
 
 /* ---- budgets (graphite2 1.3.14's values in the comments) ---- */
@@ -85,28 +86,6 @@ static inline uint64_t grv_budget_pass_steps(uint32_t chars)
 
 #define GRV_NIL (-1)
 
-/* Opcode flag bits used in opcodes.def. */
-#define GRV_IN_C 1u
-#define GRV_IN_A 2u
-#define GRV_SUBST 4u
-#define GRV_UNIMPL 8u
-
-enum grv_opcode {
-#define X(name, code, args, pops, pushes, where, fmt) GRV_OP_##name = code,
-#include "graphite/opcodes.def"
-#undef X
-    GRV_OP_COUNT
-};
-_Static_assert(GRV_OP_COUNT == 0x43, "opcode table must cover 0x00..0x42");
-
-typedef struct grv_opinfo {
-    const char *name;
-    const char *fmt;  /* argument layout (see opcodes.def) */
-    int8_t args;  /* -1 = ASSOC */
-    uint8_t pops, pushes, where;
-} grv_opinfo;
-extern const grv_opinfo grv_ops[GRV_OP_COUNT];
-
 /* Slot attribute numbers (graphite2 gr_attrCode). */
 enum {
     GRV_SLAT_ADVX = 0, GRV_SLAT_ADVY, GRV_SLAT_ATTTO, GRV_SLAT_ATTX, GRV_SLAT_ATTY,
@@ -127,31 +106,6 @@ enum {
     GRV_MET_BBRIGHT, GRV_MET_BBHEIGHT, GRV_MET_BBWIDTH, GRV_MET_ADVWIDTH,
     GRV_MET_ADVHEIGHT, GRV_MET_ASCENT, GRV_MET_DESCENT, GRV_MET_COUNT
 };
-
-/* Machine-only operations of decoded code, after the real opcodes. */
-enum grv_xop {
-    GRV_XOP_PUSH = GRV_OP_COUNT, /* every Push* form: push `a` */
-    GRV_XOP_TEMP_COPY,           /* graphite2's TEMP_COPY of the current slot */
-    GRV_XOP_END,                 /* the end of the code: finish */
-    GRV_XOP_BAD,                 /* undecodable or refused opcode: the rule dies */
-    GRV_XOP_COUNT
-};
-
-/* One decoded instruction (machine.c grv_compile): the opcode's arguments
- * read once at load, so that running code reads no byte twice and needs no
- * length or bounds check per instruction.  Every field is in range by
- * construction, whatever bytes the font holds. */
-typedef struct grv_insn {
-    uint8_t xop;      /* what the machine does: a GRV_OP_* or GRV_XOP_* */
-    uint8_t op;       /* the opcode byte (counters, trace); 0xFF for XOPs */
-    int8_t slot;      /* the slot-offset argument, where there is one */
-    uint8_t u8;       /* slot attribute, metric, feature, or Assoc's count */
-    int32_t a;        /* pushed value, class, glyph attribute, SetBits mask,
-                       * attribute index, metric level, Assoc's first offset
-                       * byte, or ContextItem's target instruction */
-    int32_t b;        /* PutSubs' output class, SetBits' value */
-    uint32_t pc;      /* byte offset of the opcode in the code */
-} grv_insn;
 
 /* A piece of rule code (a sub-span of the Silf subtable). */
 typedef struct grv_code {
@@ -457,11 +411,6 @@ fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err);
  * rule), so the verifier's verdict, not this, decides what a font may run.
  * FV_E_NOMEM only.  grv_code_free releases the decoded form. */
 fv_status grv_compile(fv_mem *mem, grv_code *code);
-/* Decodes the instruction at `pc` (< s.len) into *in; returns its length in
- * bytes, or 0 when it cannot run (unknown or refused opcode, arguments past
- * the end): then *in is a GRV_XOP_BAD.  The one reading of opcode
- * arguments (grv_compile, silf.c's copy plan). */
-uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in);
 void grv_code_free(fv_mem *mem, grv_code *code);
 /* Runs decoded code (grv_compile) at map entry *mapi; mapb is the rule's
  * first non-pre-context entry.  Returns the code's result; m->status says

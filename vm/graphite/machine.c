@@ -90,96 +90,7 @@ static void ensure_positioned(vmregs *r, uint32_t slat)
     }
 }
 
-/* ---- decoding (load time) ---- */
-
-uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in)
-{
-    memset(in, 0, sizeof *in);
-    in->pc = pc;
-    in->xop = GRV_XOP_BAD;
-    in->op = s.data[pc];
-    int op = in->op;
-    if (op >= GRV_OP_COUNT || (grv_ops[op].where & GRV_UNIMPL))
-        return 0;
-    uint64_t nargs = grv_ops[op].args >= 0 ? (uint64_t)grv_ops[op].args
-                     : pc + 1 < s.len      ? 1u + (uint64_t)s.data[pc + 1]
-                                           : 1u;
-    if (pc + 1 + nargs > s.len)
-        return 0;
-    const uint8_t *a = s.data + pc + 1;
-    in->xop = (uint8_t)op;
-    switch (op) {
-    case GRV_OP_PUSH_BYTE: in->xop = GRV_XOP_PUSH; in->a = (int8_t)a[0]; break;
-    case GRV_OP_PUSH_BYTE_U: in->xop = GRV_XOP_PUSH; in->a = a[0]; break;
-    case GRV_OP_PUSH_SHORT: in->xop = GRV_XOP_PUSH; in->a = (int16_t)(uint16_t)(a[0] << 8 | a[1]); break;
-    case GRV_OP_PUSH_SHORT_U: in->xop = GRV_XOP_PUSH; in->a = (uint16_t)(a[0] << 8 | a[1]); break;
-    case GRV_OP_PUSH_LONG:
-        in->xop = GRV_XOP_PUSH;
-        in->a = (int32_t)((uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3]);
-        break;
-    case GRV_OP_SETBITS:
-        in->a = (int32_t)((uint32_t)a[0] << 8 | a[1]);
-        in->b = (int32_t)((uint32_t)a[2] << 8 | a[3]);
-        break;
-    case GRV_OP_COPY_NEXT: in->xop = GRV_OP_NEXT; break;
-    case GRV_OP_PUT_GLYPH_8BIT_OBS: in->xop = GRV_OP_PUT_GLYPH; in->a = a[0]; break;
-    case GRV_OP_PUT_GLYPH: in->a = a[0] << 8 | a[1]; break;
-    case GRV_OP_PUT_SUBS_8BIT_OBS:
-        in->xop = GRV_OP_PUT_SUBS;
-        in->slot = (int8_t)a[0];
-        in->a = a[1];
-        in->b = a[2];
-        break;
-    case GRV_OP_PUT_SUBS:
-        in->slot = (int8_t)a[0];
-        in->a = a[1] << 8 | a[2];
-        in->b = a[3] << 8 | a[4];
-        break;
-    case GRV_OP_PUT_COPY: in->slot = (int8_t)a[0]; break;
-    case GRV_OP_ASSOC:
-        in->u8 = a[0];
-        in->a = (int32_t)(pc + 2); /* the offsets, a[1..count], stay in the code */
-        break;
-    case GRV_OP_CNTXT_ITEM:
-        in->slot = (int8_t)a[0];
-        in->a = (int32_t)(pc + 3 + a[1]); /* a byte offset until resolved */
-        break;
-    case GRV_OP_ATTR_SET: case GRV_OP_ATTR_ADD: case GRV_OP_ATTR_SUB:
-    case GRV_OP_ATTR_SET_SLOT:
-        in->u8 = a[0];
-        break;
-    case GRV_OP_IATTR_SET_SLOT: case GRV_OP_IATTR_SET: case GRV_OP_IATTR_ADD:
-    case GRV_OP_IATTR_SUB:
-        in->u8 = a[0];
-        in->a = a[1];
-        break;
-    case GRV_OP_PUSH_SLOT_ATTR: in->u8 = a[0]; in->slot = (int8_t)a[1]; break;
-    case GRV_OP_PUSH_ISLOT_ATTR: in->u8 = a[0]; in->slot = (int8_t)a[1]; in->a = a[2]; break;
-    case GRV_OP_PUSH_GLYPH_ATTR_OBS: in->xop = GRV_OP_PUSH_GLYPH_ATTR; /* fall through */
-    case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
-        in->a = a[0];
-        in->slot = (int8_t)a[1];
-        if (op == GRV_OP_PUSH_ATT_TO_GATTR_OBS)
-            in->xop = GRV_OP_PUSH_ATT_TO_GLYPH_ATTR;
-        break;
-    case GRV_OP_PUSH_GLYPH_ATTR: case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR:
-        in->a = a[0] << 8 | a[1];
-        in->slot = (int8_t)a[2];
-        break;
-    case GRV_OP_PUSH_GLYPH_METRIC: case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
-        in->u8 = a[0];
-        in->slot = (int8_t)a[1];
-        in->a = a[2];
-        break;
-    case GRV_OP_PUSH_FEAT: case GRV_OP_SET_FEAT:
-        in->u8 = a[0];
-        in->slot = (int8_t)a[1];
-        break;
-    default:
-        break;
-    }
-    return (uint32_t)(1 + nargs);
-}
+/* ---- decoding (load time; grv_decode_insn in opcodes.c) ---- */
 
 /* Walks the code once: counts instructions (count != NULL) or fills
  * `out`, with a GRV_XOP_TEMP_COPY before each planned copy point, up to the
@@ -202,9 +113,13 @@ static uint32_t decode_all(const grv_code *code, grv_insn *out)
             n++;
             ci++;
         }
-        uint32_t step = grv_decode_insn(s, pc, &in);
-        if (out)
+        uint32_t step;
+        if (out) {
+            step = grv_decode_insn(s, pc, &in);
             out[n] = in;
+        } else {
+            step = grv_insn_length(s, pc); /* counting: the length is enough */
+        }
         n++;
         if (!step)
             break;

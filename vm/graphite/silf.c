@@ -56,7 +56,6 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
     return FV_OK;
 }
 
-#define GRV_NUM_CONTEXTS 256 /* graphite2's NUMCONTEXTS: slots an action's analysis tracks */
 
 /* graphite2's load-time analysis of action code, which decides where it
  * inserts temporary copies (its TEMP_COPY): walking every opcode (dead code
@@ -66,7 +65,8 @@ fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv
  * PutGlyph, PutSubs and Assoc (and PutCopy from another slot) mark the
  * current slot changed; PutSubs, PutCopy and every opcode that reads a slot
  * (slot and glyph attributes, features, metrics) mark that slot
- * referenced.  Every slot below the final slotref that is both changed and
+ * referenced (opcodes.def's rule classes GRV_R_CHANGES, GRV_R_COPIES and
+ * GRV_R_READS).  Every slot below the final slotref that is both changed and
  * referenced gets a copy of the current slot into its map entry at its copy
  * point, so later reads of that entry (PutCopy 0 included) see the slot as
  * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
@@ -87,53 +87,23 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
         uint32_t n = grv_decode_insn(c, pc, &in);
         if (!n)
             break; /* code the verifier refuses: it never runs */
-        int mark_changed = 0, has_ref = 0;
-        switch (in.op) {
-        case GRV_OP_DELETE:
+        /* what it does to the slots, from its opcodes.def rule class:
+         * reads of a slot reference it too (gr_diff F-22b, measured:
+         * "PutCopy 1; PushGlyphMetric advance 0; Next" reads the glyph
+         * slot 0 had before the PutCopy) */
+        uint32_t rule = grv_ops[in.op].rule;
+        int mark_changed = (rule & GRV_R_CHANGES) || ((rule & GRV_R_COPIES) && in.slot != 0);
+        int has_ref = (rule & GRV_R_READS) != 0;
+        if (rule & GRV_R_DELETE)
             r->deletes = 1;
-            break;
-        case GRV_OP_ASSOC:
-        case GRV_OP_PUT_GLYPH:
-        case GRV_OP_PUT_GLYPH_8BIT_OBS:
-            mark_changed = 1;
-            break;
-        case GRV_OP_PUT_SUBS:
-        case GRV_OP_PUT_SUBS_8BIT_OBS:
-            mark_changed = 1;
-            /* fall through */
-        case GRV_OP_PUT_COPY:
-            has_ref = 1;
-            if (in.slot != 0)
-                mark_changed = 1;
-            break;
-        case GRV_OP_PUSH_SLOT_ATTR:
-        case GRV_OP_PUSH_GLYPH_ATTR_OBS:
-        case GRV_OP_PUSH_GLYPH_METRIC:
-        case GRV_OP_PUSH_FEAT:
-        case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
-        case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
-        case GRV_OP_PUSH_ISLOT_ATTR:
-        case GRV_OP_PUSH_GLYPH_ATTR:
-        case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR:
-            /* reads of a slot reference it too (gr_diff F-22b, measured:
-             * "PutCopy 1; PushGlyphMetric advance 0; Next" reads the
-             * glyph slot 0 had before the PutCopy) */
-            has_ref = 1;
-            break;
-        case GRV_OP_NEXT:
-        case GRV_OP_COPY_NEXT:
+        if (rule & GRV_R_NEXT) {
             slotref++;
             if (slotref >= 0 && slotref < GRV_NUM_CONTEXTS) {
                 at[slotref] = pc + n;
                 changed[slotref] = referenced[slotref] = 0;
             }
-            break;
-        case GRV_OP_INSERT:
-            if (slotref >= 0)
-                slotref--;
-            break;
-        default:
-            break;
+        } else if ((rule & GRV_R_INSERT) && slotref >= 0) {
+            slotref--;
         }
         int ref = in.slot; /* the slot offset argument, decoded once */
         if (mark_changed && slotref >= 0 && slotref < GRV_NUM_CONTEXTS)

@@ -8,12 +8,6 @@
 
 #include "graphite/grv.h"
 
-const grv_opinfo grv_ops[GRV_OP_COUNT] = {
-#define X(name, code, args, pops, pushes, where, fmt) [code] = {#name, fmt, args, pops, pushes, where},
-#include "graphite/opcodes.def"
-#undef X
-};
-
 static fv_status vfail(const grv_verify_ctx *ctx, fv_error *err, fv_status kind, uint32_t pc,
                        int opcode, int64_t index, grv_code code, const char *detail)
 {
@@ -37,7 +31,7 @@ static fv_status vfail(const grv_verify_ctx *ctx, fv_error *err, fv_status kind,
 
 static int is_return(int op)
 {
-    return op == GRV_OP_POP_RET || op == GRV_OP_RET_ZERO || op == GRV_OP_RET_TRUE;
+    return op >= 0 && op < GRV_OP_COUNT && (grv_ops[op].rule & GRV_R_RETURN);
 }
 
 /* The decoder state, as graphite2's code loader keeps it: where the output
@@ -63,8 +57,6 @@ typedef struct vstate {
     int64_t bad;
     const char *why;
 } vstate;
-
-#define GRV_NUMCONTEXTS 256 /* graphite2's NUMCONTEXTS: contexts tracked per rule */
 
 static int vfailed(vstate *v, fv_status kind, int64_t index, const char *why)
 {
@@ -101,7 +93,7 @@ static int test_ref(vstate *v, int index)
 
 static int test_context(vstate *v)
 {
-    if (v->out_index >= v->out_length || v->out_index < 0 || v->slotref >= GRV_NUMCONTEXTS - 1)
+    if (v->out_index >= v->out_length || v->out_index < 0 || v->slotref >= GRV_NUM_CONTEXTS - 1)
         return vfailed(v, FV_E_GR_BAD_INDEX, v->out_index, "output slot outside the rule");
     return 1;
 }
@@ -127,12 +119,57 @@ static int underflow(vstate *v)
 
 static int decode(vstate *v, uint32_t pc, uint32_t end);
 
-/* Checks one opcode and its arguments; returns its total length or 0. */
+/* The checks of one argument (its kind's, opcodes.def): its value x, read
+ * at `a`; `slat` is the slot attribute an Index argument indexes.  Returns
+ * 0 on a failure. */
+static inline int check_arg(vstate *v, grv_arg kind, int32_t x, const uint8_t *a, uint32_t slat,
+                     uint64_t insn_end)
+{
+    const grv_verify_ctx *c = v->ctx;
+    switch (kind) {
+    case GRV_ARG_Slot:
+        return test_ref(v, x);
+    case GRV_ARG_Class8: case GRV_ARG_Class16:
+        return valid_upto(v, c->silf->num_classes, (uint32_t)x);
+    case GRV_ARG_GAttr8: case GRV_ARG_GAttr16:
+        return valid_upto(v, c->face->num_attrs, (uint32_t)x);
+    case GRV_ARG_Slat: case GRV_ARG_SlatI:
+        return valid_upto(v, GRV_SLAT_MAX, (uint32_t)x);
+    case GRV_ARG_Index:
+        return valid_upto(v, attr_index_limit(c, slat), (uint32_t)x);
+    case GRV_ARG_Metric:
+        /* COMPAT(graphite2): the bound is kgmetDescent, so Descent itself is
+         * rejected. */
+        return valid_upto(v, GRV_MET_DESCENT, (uint32_t)x);
+    case GRV_ARG_Feat:
+        return valid_upto(v, c->face->num_features, (uint32_t)x);
+    case GRV_ARG_Slots:
+        if (x == 0)
+            return vfailed(v, FV_E_GR_BAD_INDEX, 0, "Assoc with no slots");
+        /* last to first: the failure reported is the last bad offset's */
+        for (int32_t k = x; k; k--)
+            if (!test_ref(v, (int8_t)a[k]))
+                return 0;
+        return 1;
+    case GRV_ARG_CtxSlot:
+        return valid_upto(v, (uint32_t)c->rule_length, (uint32_t)(uint16_t)(c->pre_context + x));
+    case GRV_ARG_Skip:
+        if (insn_end + (uint32_t)x >= v->end)
+            return vfailed(v, FV_E_GR_CODE_OVERRUN, x, "ContextItem skips past the end");
+        return 1;
+    default: /* immediates, metric levels, unused bytes */
+        return 1;
+    }
+}
+
+/* Checks one opcode and its arguments, all from its opcodes.def line, in
+ * graphite2's order (the first failure is the one reported): where it may
+ * appear, its length, the static stack count, the output position
+ * (Next/Insert/Delete), each argument, then what its rule class needs.
+ * Returns the opcode's total length, or 0. */
 static uint32_t check_op(vstate *v, uint32_t pc)
 {
     const grv_verify_ctx *c = v->ctx;
-    const fv_gr_face *face = c->face;
-    const grv_silf *silf = c->silf;
     fv_span s = v->code.code;
     int op = s.data[pc];
     v->cur_pc = pc;
@@ -146,182 +183,84 @@ static uint32_t check_op(vstate *v, uint32_t pc)
                                  : c->is_constraint ? "action opcode in constraint code"
                                                     : "opcode not allowed in action code");
     uint32_t nargs;
-    if (oi->args < 0) {
+    if (GRV_LAYOUT_KIND(oi->layout, 0) == GRV_ARG_Slots) {
         if (pc + 1 >= v->end)
             return (uint32_t)vfailed(v, FV_E_GR_CODE_OVERRUN, -1, "arguments run off the end");
         nargs = 1u + s.data[pc + 1];
     } else {
-        nargs = (uint32_t)oi->args;
+        nargs = oi->arg_bytes;
     }
     if ((uint64_t)pc + nargs >= v->end)
         return (uint32_t)vfailed(v, FV_E_GR_CODE_OVERRUN, -1, "arguments run off the end");
     const uint8_t *a = s.data + pc + 1;
-    int positioning = c->pass_type >= GRV_PASS_POSITIONING;
-    switch (op) {
-    case GRV_OP_PUSH_BYTE: case GRV_OP_PUSH_BYTE_U: case GRV_OP_PUSH_SHORT:
-    case GRV_OP_PUSH_SHORT_U: case GRV_OP_PUSH_LONG: case GRV_OP_PUSH_VERSION:
-    case GRV_OP_PUSH_PROC_STATE: case GRV_OP_PUSH_IGLYPH_ATTR:
-        v->depth++;
-        break;
-    case GRV_OP_ADD: case GRV_OP_SUB: case GRV_OP_MUL: case GRV_OP_DIV: case GRV_OP_MIN:
-    case GRV_OP_MAX: case GRV_OP_AND: case GRV_OP_OR: case GRV_OP_EQUAL: case GRV_OP_NOT_EQ:
-    case GRV_OP_LESS: case GRV_OP_GTR: case GRV_OP_LESS_EQ: case GRV_OP_GTR_EQ:
-    case GRV_OP_BITOR: case GRV_OP_BITAND:
-        if (--v->depth <= 0)
+    uint32_t rule = oi->rule;
+    if ((oi->where & GRV_SUBST) && c->pass_type >= GRV_PASS_POSITIONING)
+        return (uint32_t)vfailed(v, FV_E_GR_BAD_OPCODE, op,
+                                 (rule & GRV_R_INSERT) ? "Insert outside a substitution pass"
+                                                       : "Delete outside a substitution pass");
+    if (!(rule & GRV_R_UNCOUNTED_POP)) {
+        int before = v->depth;
+        v->depth += (int)oi->pushes - (int)oi->pops;
+        if (before < (int)oi->pops)
             underflow(v);
-        break;
-    case GRV_OP_NEG: case GRV_OP_TRUNC8: case GRV_OP_TRUNC16: case GRV_OP_NOT:
-    case GRV_OP_BITNOT: case GRV_OP_SETBITS:
-        if (v->depth <= 0)
-            underflow(v);
-        break;
-    case GRV_OP_COND:
-        v->depth -= 2;
-        if (v->depth <= 0)
-            underflow(v);
-        break;
-    case GRV_OP_NEXT: case GRV_OP_COPY_NEXT:
+    }
+    if (rule & GRV_R_NEXT) {
         v->out_index++;
         if (v->out_index < -1 || v->out_index > v->out_length || v->slotref > c->rule_length)
             vfailed(v, FV_E_GR_BAD_INDEX, v->out_index, "Next moves past the rule");
-        break;
-    case GRV_OP_PUT_GLYPH_8BIT_OBS:
-        valid_upto(v, silf->num_classes, a[0]);
-        test_context(v);
-        break;
-    case GRV_OP_PUT_SUBS_8BIT_OBS:
-        test_ref(v, (int8_t)a[0]);
-        valid_upto(v, silf->num_classes, a[1]);
-        valid_upto(v, silf->num_classes, a[2]);
-        test_context(v);
-        break;
-    case GRV_OP_PUT_COPY:
-        test_ref(v, (int8_t)a[0]);
-        test_context(v);
-        break;
-    case GRV_OP_INSERT:
-        if (positioning)
-            return (uint32_t)vfailed(v, FV_E_GR_BAD_OPCODE, op, "Insert outside a substitution pass");
+    } else if (rule & GRV_R_INSERT) {
         v->out_length++;
         if (v->out_index < 0)
             v->out_index++;
         if (v->out_index < -1 || v->out_index >= v->out_length)
             vfailed(v, FV_E_GR_BAD_INDEX, v->out_index, "output slot outside the rule");
-        break;
-    case GRV_OP_DELETE:
-        if (positioning)
-            return (uint32_t)vfailed(v, FV_E_GR_BAD_OPCODE, op, "Delete outside a substitution pass");
+    } else if (rule & GRV_R_DELETE) {
         if (v->out_index < c->pre_context)
             vfailed(v, FV_E_GR_BAD_INDEX, v->out_index, "Delete in the pre-context");
         v->out_index--;
         v->out_length--;
         if (v->out_index < -1 || v->out_index > v->out_length)
             vfailed(v, FV_E_GR_BAD_INDEX, v->out_index, "output slot outside the rule");
-        break;
-    case GRV_OP_ASSOC:
-        if (a[0] == 0)
-            vfailed(v, FV_E_GR_BAD_INDEX, 0, "Assoc with no slots");
-        for (uint32_t k = a[0]; k; k--)
-            test_ref(v, (int8_t)a[k]);
-        test_context(v);
-        break;
-    case GRV_OP_CNTXT_ITEM:
-        valid_upto(v, (uint32_t)c->rule_length, (uint32_t)(uint16_t)(c->pre_context + (int8_t)a[0]));
-        if ((uint64_t)pc + 3 + a[1] >= v->end)
-            vfailed(v, FV_E_GR_CODE_OVERRUN, a[1], "ContextItem skips past the end");
-        if (v->in_ctxt)
-            vfailed(v, FV_E_GR_BAD_OPCODE, op, "nested ContextItem");
-        break;
-    case GRV_OP_ATTR_SET: case GRV_OP_ATTR_ADD: case GRV_OP_ATTR_SUB: case GRV_OP_ATTR_SET_SLOT:
-        if (--v->depth < 0)
-            underflow(v);
-        valid_upto(v, GRV_SLAT_MAX, a[0]);
-        if (a[0] == GRV_SLAT_USERDEFN)
-            vfailed(v, FV_E_GR_BAD_INDEX, a[0], "user attribute without an index");
-        test_context(v);
-        break;
-    case GRV_OP_IATTR_SET_SLOT: case GRV_OP_IATTR_SET: case GRV_OP_IATTR_ADD:
-    case GRV_OP_IATTR_SUB:
-        if (--v->depth < 0)
-            underflow(v);
-        if (valid_upto(v, GRV_SLAT_MAX, a[0]))
-            valid_upto(v, attr_index_limit(c, a[0]), a[1]);
-        test_context(v);
-        break;
-    case GRV_OP_PUSH_SLOT_ATTR:
-        v->depth++;
-        valid_upto(v, GRV_SLAT_MAX, a[0]);
-        test_ref(v, (int8_t)a[1]);
-        if (a[0] == GRV_SLAT_USERDEFN)
-            vfailed(v, FV_E_GR_BAD_INDEX, a[0], "user attribute without an index");
-        break;
-    case GRV_OP_PUSH_GLYPH_ATTR_OBS: case GRV_OP_PUSH_ATT_TO_GATTR_OBS:
-        v->depth++;
-        valid_upto(v, face->num_attrs, a[0]);
-        test_ref(v, (int8_t)a[1]);
-        break;
-    case GRV_OP_PUSH_GLYPH_METRIC: case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC:
-        v->depth++;
-        /* COMPAT(graphite2): the bound is kgmetDescent, so Descent itself is
-         * rejected. */
-        valid_upto(v, GRV_MET_DESCENT, a[0]);
-        test_ref(v, (int8_t)a[1]);
-        break;
-    case GRV_OP_PUSH_FEAT:
-        v->depth++;
-        valid_upto(v, face->num_features, a[0]);
-        test_ref(v, (int8_t)a[1]);
-        break;
-    case GRV_OP_PUSH_ISLOT_ATTR:
-        v->depth++;
-        if (valid_upto(v, GRV_SLAT_MAX, a[0])) {
-            test_ref(v, (int8_t)a[1]);
-            valid_upto(v, attr_index_limit(c, a[0]), a[2]);
-        }
-        break;
-    case GRV_OP_POP_RET:
-        if (--v->depth < 0)
-            underflow(v);
-        break;
-    case GRV_OP_PUT_SUBS:
-        test_ref(v, (int8_t)a[0]);
-        valid_upto(v, silf->num_classes, (uint32_t)a[1] << 8 | a[2]);
-        valid_upto(v, silf->num_classes, (uint32_t)a[3] << 8 | a[4]);
-        test_context(v);
-        break;
-    case GRV_OP_PUT_GLYPH:
-        valid_upto(v, silf->num_classes, (uint32_t)a[0] << 8 | a[1]);
-        test_context(v);
-        break;
-    case GRV_OP_PUSH_GLYPH_ATTR: case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR:
-        v->depth++;
-        valid_upto(v, face->num_attrs, (uint32_t)a[0] << 8 | a[1]);
-        test_ref(v, (int8_t)a[2]);
-        break;
-    case GRV_OP_SET_FEAT:
-        /* COMPAT(graphite2): its loader does not count SetFeat's pop. */
-        valid_upto(v, face->num_features, a[0]);
-        test_ref(v, (int8_t)a[1]);
-        break;
-    default:
-        break;
     }
+    uint32_t slat = 0, off = 0;
+    int plain_userdefn = 0;
+    int32_t ctx_slot = 0, skip = 0;
+    for (uint32_t i = 0, layout = oi->layout; layout && i < GRV_LAYOUT_ARGS; i++) {
+        grv_arg kind = GRV_LAYOUT_KIND(layout, i);
+        if (kind == GRV_ARG_NONE)
+            break;
+        int32_t x = grv_arg_value(kind, a + off);
+        if (kind == GRV_ARG_Slat || kind == GRV_ARG_SlatI)
+            slat = (uint32_t)x;
+        plain_userdefn |= kind == GRV_ARG_Slat && x == GRV_SLAT_USERDEFN;
+        if (kind == GRV_ARG_CtxSlot)
+            ctx_slot = x;
+        if (kind == GRV_ARG_Skip)
+            skip = x;
+        check_arg(v, kind, x, a + off, slat, (uint64_t)pc + 1 + nargs);
+        off += grv_arg_kinds[kind].bytes;
+    }
+    if (plain_userdefn)
+        vfailed(v, FV_E_GR_BAD_INDEX, GRV_SLAT_USERDEFN, "user attribute without an index");
+    if (rule & GRV_R_WRITES)
+        test_context(v);
+    if ((rule & GRV_R_CONTEXT) && v->in_ctxt)
+        vfailed(v, FV_E_GR_BAD_OPCODE, op, "nested ContextItem");
     if (v->st != FV_OK)
         return 0;
     /* slot tracking after the checks (graphite2's analysis step) */
-    if (op == GRV_OP_NEXT || op == GRV_OP_COPY_NEXT)
+    if (rule & GRV_R_NEXT)
         v->slotref++;
-    else if (op == GRV_OP_INSERT && v->slotref >= 0)
+    else if ((rule & GRV_R_INSERT) && v->slotref >= 0)
         v->slotref--;
     v->last_op = op;
-    if (op == GRV_OP_CNTXT_ITEM) {
+    if (rule & GRV_R_CONTEXT) {
         /* decode the block as the context of its slot */
-        int8_t off = (int8_t)a[0];
-        uint32_t block = pc + 3, block_end = pc + 3 + a[1];
+        uint32_t block = pc + 1 + nargs, block_end = block + (uint32_t)skip;
         uint32_t saved_end = v->end;
         v->in_ctxt = 1;
-        v->out_index = c->pre_context + off;
-        v->slotref = off;
+        v->out_index = c->pre_context + ctx_slot;
+        v->slotref = ctx_slot;
         v->out_length = (uint16_t)c->rule_length;
         if (!decode(v, block, block_end))
             return 0;
@@ -330,7 +269,7 @@ static uint32_t check_op(vstate *v, uint32_t pc)
         v->out_index = 0;
         v->slotref = 0;
         v->in_ctxt = 0;
-        return 3u + a[1];
+        return 1u + nargs + (uint32_t)skip;
     }
     return 1u + nargs;
 }
