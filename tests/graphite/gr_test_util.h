@@ -139,4 +139,20 @@ static inline int32_t gr_run(gr_fixture *f, const uint8_t *code, size_t len, int
     return ret;
 }
 
+/* Verifies action code of a rule of 2 slots without pre-context in a
+ * substitution pass, as small.ttf's pass 0 rule 0. */
+static inline fv_status gr_verify_sort2(gr_fixture *f, const uint8_t *code, size_t len)
+{
+    grv_verify_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.face = &f->face;
+    ctx.silf = &f->face.silf;
+    ctx.pass_type = GRV_PASS_SUBSTITUTE;
+    ctx.rule_length = 2;
+    ctx.pre_context = 0;
+    grv_code c = {{code, len}, 0, NULL, 0, NULL, 0};
+    fv_error e;
+    return grv_verify(&ctx, c, &e);
+}
+
 #endif

@@ -172,21 +172,6 @@ static void test_slot_refs_and_context(void **state)
     REJECT(FV_E_GR_BAD_INDEX, 0, 0, GRV_OP_ASSOC, 0, GRV_OP_RET_ZERO);
 }
 
-/* A rule of 2 slots without pre-context, as small.ttf's pass 0 rule 0. */
-static fv_status verify_sort2(gr_fixture *f, const uint8_t *code, size_t len)
-{
-    grv_verify_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.face = &f->face;
-    ctx.silf = &f->face.silf;
-    ctx.pass_type = GRV_PASS_SUBSTITUTE;
-    ctx.rule_length = 2;
-    ctx.pre_context = 0;
-    grv_code c = {{code, len}, 0, NULL, 0, NULL, 0};
-    fv_error e;
-    return grv_verify(&ctx, c, &e);
-}
-
 /* graphite2's output length is an unsigned 16-bit count (F-13, each case
  * measured with graphite2 1.3.14 on small.ttf). */
 static void test_output_length_wraps(void **state)
@@ -198,16 +183,16 @@ static void test_output_length_wraps(void **state)
            R0 = GRV_OP_RET_ZERO };
     /* the length wraps below zero: Next's bound no longer bites */
     const uint8_t a[] = {CN, DEL, DEL, NX, DEL, NX, R0};
-    assert_int_equal(verify_sort2(&f, a, sizeof a), FV_OK);
+    assert_int_equal(gr_verify_sort2(&f, a, sizeof a), FV_OK);
     /* ... and an Insert wraps it back to 0: output slot 0 is outside */
     const uint8_t b[] = {CN, DEL, DEL, NX, DEL, INS, R0};
-    assert_int_equal(verify_sort2(&f, b, sizeof b), FV_E_GR_BAD_INDEX);
+    assert_int_equal(gr_verify_sort2(&f, b, sizeof b), FV_E_GR_BAD_INDEX);
     /* from -2 an Insert leaves it wrapped: accepted */
     const uint8_t c[] = {CN, DEL, DEL, NX, DEL, NX, DEL, INS, R0};
-    assert_int_equal(verify_sort2(&f, c, sizeof c), FV_OK);
+    assert_int_equal(gr_verify_sort2(&f, c, sizeof c), FV_OK);
     /* at length 0 the bound holds: Next to output slot 1 is refused */
     const uint8_t d[] = {DEL, NX, DEL, NX, NX, R0};
-    assert_int_equal(verify_sort2(&f, d, sizeof d), FV_E_GR_BAD_INDEX);
+    assert_int_equal(gr_verify_sort2(&f, d, sizeof d), FV_E_GR_BAD_INDEX);
 }
 
 static void test_missing_return(void **state)
