@@ -18,6 +18,18 @@ static fv_status load_metrics(fv_gr_face *face, fv_error *err)
         fv_status st = sfnt_hmetrics(f, g, &adv, &lsb, err);
         if (st != FV_OK)
             return st;
+        /* COMPAT(graphite2): past the long metrics, a glyph's advance is
+         * 0 unless its side bearing ends strictly before the end of hmtx
+         * (the last glyph of an hmtx of exactly the right size gets 0).
+         * Measured (KD-21): AndikaNewBasic-R, 924 long metrics, 927
+         * glyphs, hmtx 3,702 bytes: nine.Diag (926) has advance 0 in
+         * graphite2, 1200 after 1 byte more; with 1 to 8 bytes less, each
+         * short-metric glyph whose bearing ends at or past the new end
+         * gets 0, long metrics only when they do not fit. */
+        uint32_t nlong = f->hhea.num_long_metrics;
+        if (nlong && g >= nlong &&
+            (uint64_t)nlong * 4 + (uint64_t)(g - nlong) * 2 + 2 >= f->hmtx.len)
+            adv = 0;
         grv_glyph *gl = &face->glyphs[g];
         gl->advance = adv;
         if (f->loca && f->glyf.len) {
