@@ -77,8 +77,12 @@ class Commands:
                         f"{self.tool('fvconform-tt')} --font {_q(font)} --face {face} --sizes {_q(size)} "
                         f"--modes {mode} --glyphs 0"))
             return out
+        note = ""
+        if loc and not where:
+            note = (f"  # the case is at normalized location {loc}: give it to fontvm as design units "
+                    "(--variations TAG=V; fontvm info lists the axes)")
         out.append(("fontvm", f"{self.tool('fontvm')} hint {_q(font)}{face_opt} --ppem {_q(size)} --mode {mode} "
-                              f"--glyphs {gid}{where} --json"))
+                              f"--glyphs {gid}{where} --json{note}"))
         out.append(("FreeType and fontvm (the runner; the case record holds both outlines)",
                     f"{self.tool('fvconform-tt')} --font {_q(font)} --face {face} --sizes {_q(size)} --modes {mode} "
                     f"--glyphs {gid} --detail-limit 1" + (f" --location {_q(loc)}" if loc else "")

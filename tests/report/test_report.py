@@ -722,6 +722,33 @@ class Reproduce(unittest.TestCase):
         self.assertGreater(checked, 0)
 
 
+class ProgressEstimate(unittest.TestCase):
+    """The progress share and ETA follow work done, not jobs done: a case
+    costs what finished jobs of its engine measured."""
+
+    def test_share_follows_measured_cost(self):
+        sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+        import config
+        import run as runmod
+        jobs = [config.Job("tt", "a.ttf", "s", 100000, name="tt-a"), config.Job("tt", "b.ttf", "s", 100000, name="tt-b"),
+                config.Job("gr", "c.ttf", "s", 1000, name="gr-c"), config.Job("gr", "d.ttf", "s", 1000, name="gr-d")]
+        with open(os.devnull, "w") as null:
+            p = runmod.Progress(jobs, stream=null)
+        # Before any job finished: the planner's estimate (a Graphite line
+        # costs 1.5 TrueType cases): the two Graphite jobs are ~1.5 % of
+        # the work, whatever their share of the job count.
+        p.frac.update({"gr-c": 1.0, "gr-d": 1.0})
+        self.assertLess(p.fraction(), 0.03)
+        # Measured: the Graphite lines took 100 times a TrueType case: they
+        # are now ~50 % of the work; one TrueType job of two done adds a
+        # quarter.
+        p.job_finished("gr-c", 1.0)
+        p.job_finished("gr-d", 1.0)
+        p.job_finished("tt-a", 1.0)
+        p.frac["tt-a"] = 1.0
+        self.assertAlmostEqual(p.fraction(), 0.75, delta=0.02)
+
+
 class Coverage(unittest.TestCase):
     """Opcode coverage rows come from the X-macro opcode lists: every opcode
     and flag variant, also those executed 0 times."""
