@@ -17,6 +17,12 @@ random with a seed derived from them; unicodedata of the Python that runs
 it), so a line of a report can be regenerated:
 
     gen_texts.py FONT [--lines N] [--seed S] [--direction ltr|rtl] [-o OUT]
+                 [--max-words N] [--mixed]
+
+--max-words makes longer lines (up to N words, default 10) and --mixed
+writes each word in a script of its own (every script the font serves,
+Latin included), so that lines switch scripts; both change the text only
+when given, so the defaults' lines stay the ones the baselines hold.
 
 Exit status: 0 written; 2 bad usage or a font without a usable cmap.
 """
@@ -133,10 +139,14 @@ def _word(rng, inv):
     return "".join(chr(c) for c in out)
 
 
-def _line(rng, inv):
+def _line(rng, inv, max_words=10, invs=None):
+    """One line in `inv`'s script; with `invs` (mixed scripts) each word
+    takes its script from them."""
     words = []
-    nwords = 1 if rng.random() < 0.3 else rng.randint(2, 10)
+    nwords = 1 if rng.random() < 0.3 else rng.randint(2, max(2, max_words))
     for _ in range(nwords):
+        if invs:
+            inv = _pick(rng, invs)
         r = rng.random()
         if r < 0.05 and inv.digits:
             words.append("".join(chr(rng.choice(inv.digits)) for _ in range(rng.randint(1, 4))))
@@ -161,12 +171,15 @@ def _line(rng, inv):
     return line
 
 
-def generate(path, lines, seed=1, direction="ltr"):
+def generate(path, lines, seed=1, direction="ltr", max_words=10, mixed=False):
     """The generated lines (a list of str) for the font at `path`."""
     invs = inventories(font_cmap(path))
     if not invs:
         raise ValueError(f"{path}: its cmap maps no letters")
-    key = f"{os.path.basename(path)}|{seed}|{direction}|{lines}".encode()
+    key = f"{os.path.basename(path)}|{seed}|{direction}|{lines}"
+    if max_words != 10 or mixed:   # the defaults keep their seed (and text)
+        key += f"|{max_words}|{int(mixed)}"
+    key = key.encode()
     rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
     out = []
     # Every letter of the first script once, eight to a line.
@@ -174,13 +187,13 @@ def generate(path, lines, seed=1, direction="ltr"):
     for i in range(0, min(len(first), 8 * (lines // 4)), 8):
         out.append("".join(chr(c) for c in first[i:i + 8]))
     while len(out) < lines:
-        out.append(_line(rng, _pick(rng, invs)))
+        out.append(_line(rng, _pick(rng, invs), max_words, invs if mixed and len(invs) > 1 else None))
     return out
 
 
-def write(path, lines, out_path, seed=1, direction="ltr"):
+def write(path, lines, out_path, seed=1, direction="ltr", max_words=10, mixed=False):
     """Writes the text to out_path unless it already holds exactly that."""
-    text = "".join(line + "\n" for line in generate(path, lines, seed, direction))
+    text = "".join(line + "\n" for line in generate(path, lines, seed, direction, max_words, mixed))
     try:
         with open(out_path, encoding="utf-8") as f:
             if f.read() == text:
@@ -203,14 +216,21 @@ def main(argv):
     ap.add_argument("--direction", choices=("ltr", "rtl"), default="ltr",
                     help="which of the two texts (each direction has its own)")
     ap.add_argument("-o", "--out", help="output file (default: standard output)")
+    ap.add_argument("--max-words", type=int, default=10,
+                    help="words per line at most (2 to 1000; default 10)")
+    ap.add_argument("--mixed", action="store_true",
+                    help="each word in one of the font's scripts (lines that switch scripts)")
     a = ap.parse_args(argv)
     if a.lines < 1:
         ap.error("--lines must be at least 1")
+    if not 2 <= a.max_words <= 1000:
+        ap.error("--max-words must be 2 to 1000")
     try:
         if a.out:
-            write(a.font, a.lines, a.out, a.seed, a.direction)
+            write(a.font, a.lines, a.out, a.seed, a.direction, a.max_words, a.mixed)
         else:
-            sys.stdout.write("".join(l + "\n" for l in generate(a.font, a.lines, a.seed, a.direction)))
+            sys.stdout.write("".join(l + "\n" for l in generate(a.font, a.lines, a.seed, a.direction,
+                                                                 a.max_words, a.mixed)))
     except (ValueError, OSError) as e:
         print(f"gen_texts.py: {e}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """conformance/graphite/gen_texts.py: the generated texts of the Graphite
 corpus are reproducible, written in the scripts the font serves, and use
-only characters the font maps.
+only characters the font maps; --max-words and --mixed make longer lines
+and lines that switch scripts without changing the default text.
 
     test_gen_texts.py SOURCE_DIR
 """
@@ -48,6 +49,35 @@ class GenTexts(unittest.TestCase):
         self.assertGreater(sum(" " in l for l in lines), 500)
         marks = [c for l in lines for c in l if gen_texts.unicodedata.category(c).startswith("M")]
         self.assertGreater(len(marks), 1000)
+
+    def test_defaults_keep_their_text(self):
+        # the baselines hold the default text: the options must not move it
+        self.assertEqual(gen_texts.generate(PADAUK, 200, seed=3),
+                         gen_texts.generate(PADAUK, 200, seed=3, max_words=10, mixed=False))
+
+    def test_longer_lines(self):
+        lines = gen_texts.generate(PADAUK, 400, max_words=60)
+        longest = max(len(l.split()) for l in lines)
+        self.assertGreater(longest, 30)
+        self.assertLessEqual(max(len(l.split()) for l in gen_texts.generate(PADAUK, 400)), 10)
+
+    def test_mixed_scripts(self):
+        def scripts(line):
+            return {gen_texts.script_of(ord(c)) for c in line
+                    if gen_texts.unicodedata.category(c).startswith("L")}
+        mixed = gen_texts.generate(CHARIS, 300, mixed=True)
+        self.assertGreater(sum(len(scripts(l)) > 1 for l in mixed), 100)
+        plain = gen_texts.generate(CHARIS, 300)
+        # without --mixed a line keeps one script (but for the odd Latin word)
+        self.assertLess(sum(len(scripts(l) - {"LATIN"}) > 1 for l in plain), 5)
+        mapped = set(gen_texts.font_cmap(CHARIS)) | {0x20}
+        for line in mixed:
+            self.assertEqual({ord(c) for c in line} - mapped, set(), line)
+
+    def test_max_words_range(self):
+        with self.assertRaises(SystemExit) as e:
+            gen_texts.main([CHARIS, "--max-words", "1"])
+        self.assertEqual(e.exception.code, 2)
 
     def test_unreadable_cmap_is_an_error(self):
         with self.assertRaises(ValueError):
