@@ -25,14 +25,17 @@ static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
         c->args -= 2;
         int64_t a_raw = c->stack[c->args + 1];
         int64_t b = c->stack[c->args];
-        int ok = is_point ? tt_point_ok(c->zp0, tt_u16(a_raw)) : tt_cvt_ok(c, (uint64_t)a_raw);
-        if (!ok) {
-            if (c->pedantic) {
-                st = tt_fail(c, is_point ? FV_E_TT_INVALID_POINT : FV_E_TT_INVALID_CVT,
-                             is_point ? tt_u16(a_raw) : a_raw);
-                if (!is_point)
-                    return st; /* COMPAT(freetype): DELTAC stops, DELTAP goes on */
+        uint32_t point = 0;
+        if (is_point) {
+            fv_status bad = FV_OK;
+            if (!tt_point_ref(c, c->zp0, tt_u16(a_raw), &point, &bad)) {
+                if (bad != FV_OK)
+                    st = bad; /* COMPAT(freetype): pedantic DELTAP goes on, DELTAC stops */
+                continue;
             }
+        } else if (!tt_cvt_ok(c, (uint64_t)a_raw)) {
+            if (c->pedantic)
+                return tt_fail(c, FV_E_TT_INVALID_CVT, a_raw);
             continue;
         }
         uint64_t cppem = (((uint64_t)b & 0xF0) >> 4) + range + c->gs.delta_base;
@@ -49,15 +52,14 @@ static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
                 return w;
             continue;
         }
-        uint16_t a = tt_u16(a_raw);
         if (tt_compat(c)) {
             /* COMPAT(freetype): v40 compat applies DELTAP only before IUP,
              * to composites along y or to y-touched points. */
             if (!(c->iupx_called && c->iupy_called) &&
-                ((c->is_composite && c->gs.fv_y != 0) || (c->zp0->tags[a] & TT_TAG_TOUCH_Y)))
-                tt_move(c, c->zp0, a, step);
+                ((c->is_composite && c->gs.fv_y != 0) || (c->zp0->tags[point] & TT_TAG_TOUCH_Y)))
+                tt_move(c, c->zp0, point, step);
         } else
-            tt_move(c, c->zp0, a, step);
+            tt_move(c, c->zp0, point, step);
     }
     c->new_top = c->args;
     return st;

@@ -9,14 +9,15 @@
 #include "tt/zone.h"
 
 /* Ins_SxVTL: the vector from point p2 (zp2) to point p1 (zp1), rotated
- * 90 degrees counter-clockwise for the perpendicular variants. */
-static fv_status vector_to_line(tt_ctx *c, uint16_t i1, uint16_t i2, int perpendicular,
-                                int16_t *vx, int16_t *vy, int *ok)
+ * 90 degrees counter-clockwise for the perpendicular variants.  0 when a
+ * point does not exist, with *st as tt_point_ref sets it. */
+static int vector_to_line(tt_ctx *c, uint16_t i1, uint16_t i2, int perpendicular, int16_t *vx,
+                          int16_t *vy, fv_status *st)
 {
-    *ok = 0;
-    if (!tt_point_ok(c->zp2, i1) || !tt_point_ok(c->zp1, i2))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp2, i1) ? i2 : i1);
-    tt_vec p1 = c->zp1->cur[i2], p2 = c->zp2->cur[i1];
+    uint32_t q1, q2;
+    if (!tt_point_pair(c, c->zp2, i1, &q1, c->zp1, i2, &q2, st))
+        return 0;
+    tt_vec p1 = c->zp1->cur[q2], p2 = c->zp2->cur[q1];
     int64_t a = tt_sub(p1.x, p2.x), b = tt_sub(p1.y, p2.y);
     /* COMPAT(freetype): coincident points act like the x axis (confirmed
      * by Greg Hitchcock in FreeType's sources' comments). */
@@ -30,8 +31,7 @@ static fv_status vector_to_line(tt_ctx *c, uint16_t i1, uint16_t i2, int perpend
         a = tt_neg(t);
     }
     tt_normalize(a, b, vx, vy);
-    *ok = 1;
-    return FV_OK;
+    return 1;
 }
 
 static fv_status set_zone(tt_ctx *c, int64_t z, int which)
@@ -56,55 +56,6 @@ static fv_status set_zone(tt_ctx *c, int64_t z, int which)
         c->zp2 = zone;
         c->gs.gep2 = gep;
     }
-    return FV_OK;
-}
-
-static fv_status sdpvtl(tt_ctx *c, int64_t *args)
-{
-    uint16_t p1 = tt_u16(args[1]), p2 = tt_u16(args[0]);
-    int perpendicular = c->opcode & 1;
-    if (!tt_point_ok(c->zp1, p2) || !tt_point_ok(c->zp2, p1))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p2) ? p1 : p2);
-    for (int pass = 0; pass < 2; pass++) {
-        tt_vec v1 = pass == 0 ? c->zp1->org[p2] : c->zp1->cur[p2];
-        tt_vec v2 = pass == 0 ? c->zp2->org[p1] : c->zp2->cur[p1];
-        int64_t a = tt_sub(v1.x, v2.x), b = tt_sub(v1.y, v2.y);
-        if (a == 0 && b == 0) {
-            a = 0x4000;
-            perpendicular = 0; /* COMPAT(freetype): stays off for the second pass */
-        }
-        if (perpendicular) {
-            int64_t t = b;
-            b = a;
-            a = tt_neg(t);
-        }
-        if (pass == 0)
-            tt_normalize(a, b, &c->gs.dv_x, &c->gs.dv_y);
-        else
-            tt_normalize(a, b, &c->gs.pv_x, &c->gs.pv_y);
-    }
-    tt_compute_funcs(c);
-    return FV_OK;
-}
-
-static fv_status instctrl(tt_ctx *c, int64_t *args)
-{
-    uint64_t k = (uint64_t)args[1], l = (uint64_t)args[0];
-    if (k < 1 || k > 3)
-        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
-    uint64_t kf = (uint64_t)1 << (k - 1);
-    if (l != 0 && l != kf)
-        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[0]);
-    if (c->ini_range == TT_RANGE_CVT) {
-        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control & ~kf);
-        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control | l);
-    } else if (c->ini_range == TT_RANGE_GLYPH && k == 3) {
-        /* COMPAT(freetype): a glyph may sign the ClearType "waiver" for
-         * itself (selector 3) in v40. */
-        if (c->mode.v40)
-            c->backward_compatibility = l != 4;
-    } else
-        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
     return FV_OK;
 }
 
@@ -153,26 +104,25 @@ TT_HANDLER(SFVTCA) { (void)args; return set_vectors_to_axis(c); }
 TT_HANDLER(SPVTL)
 {
     tt_gs *g = &c->gs;
-    int ok;
-    fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->pv_x,
-                                  &g->pv_y, &ok);
-    if (ok) {
-        g->dv_x = g->pv_x;
-        g->dv_y = g->pv_y;
-        tt_compute_funcs(c);
-    }
-    return st;
+    fv_status st = FV_OK;
+    if (!vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->pv_x, &g->pv_y,
+                        &st))
+        return st;
+    g->dv_x = g->pv_x;
+    g->dv_y = g->pv_y;
+    tt_compute_funcs(c);
+    return FV_OK;
 }
 
 TT_HANDLER(SFVTL)
 {
     tt_gs *g = &c->gs;
-    int ok;
-    fv_status st = vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->fv_x,
-                                  &g->fv_y, &ok);
-    if (ok)
-        tt_compute_funcs(c);
-    return st;
+    fv_status st = FV_OK;
+    if (!vector_to_line(c, tt_u16(args[1]), tt_u16(args[0]), c->opcode & 1, &g->fv_x, &g->fv_y,
+                        &st))
+        return st;
+    tt_compute_funcs(c);
+    return FV_OK;
 }
 
 TT_HANDLER(SPVFS)
@@ -217,7 +167,35 @@ TT_HANDLER(SFVTPV)
     return FV_OK;
 }
 
-TT_HANDLER(SDPVTL) { return sdpvtl(c, args); }
+TT_HANDLER(SDPVTL)
+{
+    uint16_t p1 = tt_u16(args[1]), p2 = tt_u16(args[0]);
+    int perpendicular = c->opcode & 1;
+    uint32_t q1, q2;
+    fv_status st = FV_OK;
+    if (!tt_point_pair(c, c->zp1, p2, &q2, c->zp2, p1, &q1, &st))
+        return st;
+    for (int pass = 0; pass < 2; pass++) {
+        tt_vec v1 = pass == 0 ? c->zp1->org[q2] : c->zp1->cur[q2];
+        tt_vec v2 = pass == 0 ? c->zp2->org[q1] : c->zp2->cur[q1];
+        int64_t a = tt_sub(v1.x, v2.x), b = tt_sub(v1.y, v2.y);
+        if (a == 0 && b == 0) {
+            a = 0x4000;
+            perpendicular = 0; /* COMPAT(freetype): stays off for the second pass */
+        }
+        if (perpendicular) {
+            int64_t t = b;
+            b = a;
+            a = tt_neg(t);
+        }
+        if (pass == 0)
+            tt_normalize(a, b, &c->gs.dv_x, &c->gs.dv_y);
+        else
+            tt_normalize(a, b, &c->gs.pv_x, &c->gs.pv_y);
+    }
+    tt_compute_funcs(c);
+    return FV_OK;
+}
 
 TT_HANDLER(SRP0) { c->gs.rp0 = tt_u16(args[0]); return FV_OK; }
 TT_HANDLER(SRP1) { c->gs.rp1 = tt_u16(args[0]); return FV_OK; }
@@ -276,4 +254,23 @@ TT_HANDLER(SCANTYPE)
     return FV_OK;
 }
 
-TT_HANDLER(INSTCTRL) { return instctrl(c, args); }
+TT_HANDLER(INSTCTRL)
+{
+    uint64_t k = (uint64_t)args[1], l = (uint64_t)args[0];
+    if (k < 1 || k > 3)
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
+    uint64_t kf = (uint64_t)1 << (k - 1);
+    if (l != 0 && l != kf)
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[0]);
+    if (c->ini_range == TT_RANGE_CVT) {
+        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control & ~kf);
+        c->gs.instruct_control = (uint8_t)(c->gs.instruct_control | l);
+    } else if (c->ini_range == TT_RANGE_GLYPH && k == 3) {
+        /* COMPAT(freetype): a glyph may sign the ClearType "waiver" for
+         * itself (selector 3) in v40. */
+        if (c->mode.v40)
+            c->backward_compatibility = l != 4;
+    } else
+        return tt_soft(c, FV_E_TT_BAD_ARGUMENT, args[1]);
+    return FV_OK;
+}

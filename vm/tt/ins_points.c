@@ -2,14 +2,26 @@
  * IUP 0x30-31, SHP 0x32-33, SHC 0x34-35, SHZ 0x36-37, SHPIX 0x38, IP 0x39,
  * MSIRP 0x3A-3B, ALIGNRP 0x3C, MIAP 0x3E-3F, GC 0x46-47, SCFS 0x48,
  * MD 0x49-4A, FLIPPT 0x80, FLIPRGON 0x81, FLIPRGOFF 0x82, MDRP 0xC0-DF,
- * MIRP 0xE0-FF.  Spec: "Managing outlines", "Moving points", "Measuring".
- * Behaviour follows FreeType 2.12.1, including its undocumented twilight
- * zone rules and the v40 backward-compatibility restrictions. */
+ * MIRP 0xE0-FF.  Spec (OpenType 1.9, "The TrueType Instruction Set"):
+ * "Managing outlines", "Managing the graphics state", "Moving points",
+ * "Measuring".  Behaviour follows FreeType 2.12.1, including its
+ * undocumented twilight zone rules and the v40 backward-compatibility
+ * restrictions.
+ *
+ * Each handler is written once, under a header giving its mnemonic and
+ * opcodes, what it pops (top of the stack first) and pushes, its spec
+ * section and the FreeType behaviour it follows where that is not the
+ * spec's.  "zpN" is the zone graphics-state pointer N, "rpN" the reference
+ * point N.  Every point goes through tt_point_ref (zone.h): a point that
+ * does not exist stops the instruction (a looped one skips it) without an
+ * error, as FreeType does, unless hinting is pedantic. */
 #include "tt/cvt.h"
 #include "tt/gstate.h"
 #include "tt/ins.h"
 #include "tt/stack.h"
 #include "tt/zone.h"
+
+/* ---- Shared by several instructions ------------------------------------- */
 
 /* The steps of a loop instruction: one per point it will pop (at most the
  * stack depth: fewer values is an underflow, handled by the caller). */
@@ -27,6 +39,16 @@ static fv_status loop_done(tt_ctx *c, fv_status st)
     return st;
 }
 
+/* The next point of a looped instruction: popped below the fixed arguments,
+ * its low 16 bits (FreeType's FT_UShort), checked in zone z as
+ * tt_point_ref does. */
+static int pop_point(tt_ctx *c, const tt_zone *z, uint32_t *p, fv_status *st)
+{
+    int64_t v = 0;
+    tt_stack_pop_extra(c, &v);
+    return tt_point_ref(c, z, tt_u16(v), p, st);
+}
+
 static int64_t fast_project(const tt_ctx *c, tt_vec v) { return tt_project(c, v.x, v.y); }
 
 /* Distance between two original points in 26.6: from orus scaled, or org in
@@ -40,39 +62,62 @@ static int64_t orig_distance(const tt_ctx *c, tt_vec a, tt_vec b)
     return tt_dualproj(c, x, y);
 }
 
-static fv_status flippt(tt_ctx *c)
+/* The minimum distance rule of MDRP and MIRP (flag bit 3): the distance
+ * keeps the sign of the original one and at least its magnitude. */
+static int64_t min_distance(const tt_ctx *c, int64_t org_dist, int64_t distance)
 {
+    int64_t md = c->gs.minimum_distance;
+    if (org_dist >= 0) {
+        if (distance < md)
+            distance = md;
+    } else if (distance > tt_neg(md))
+        distance = tt_neg(md);
+    return distance;
+}
+
+/* ---- Managing outlines -------------------------------------------------- */
+
+/* FLIPPT 0x80: flip point.  Pops loop points; pushes nothing.
+ * Spec: "Managing outlines" / FLIPPT.  Toggles each point's on-curve flag
+ * in the glyph zone (always zone 1, whatever zp0 says).
+ * FreeType: in v40 backward compatibility after both IUPs it does nothing
+ * but reset the loop; a bad point is skipped. */
+TT_HANDLER(FLIPPT)
+{
+    (void)args;
+    fv_status st = spend_loop(c);
+    if (st != FV_OK)
+        return st;
     if (tt_compat_frozen(c))
         return loop_done(c, FV_OK);
     if (c->top < (uint64_t)c->gs.loop)
         return loop_done(c, tt_soft(c, FV_E_TT_STACK_UNDERFLOW, c->gs.loop));
-    while (c->gs.loop > 0) {
-        int64_t v = 0;
-        tt_stack_pop_extra(c, &v);
-        uint16_t p = tt_u16(v);
-        if (!tt_point_ok(&c->pts, p)) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_INVALID_POINT, p);
-        } else
+    for (; c->gs.loop > 0; c->gs.loop--) {
+        uint32_t p;
+        if (pop_point(c, &c->pts, &p, &st))
             c->pts.tags[p] ^= TT_TAG_ON;
-        c->gs.loop--;
+        else if (st != FV_OK)
+            return st;
     }
     return loop_done(c, FV_OK);
 }
 
-static fv_status fliprg(tt_ctx *c, int64_t *args, int on)
+/* FLIPRGON 0x81, FLIPRGOFF 0x82: flip range on / off.  Pops the high point,
+ * then the low point; pushes nothing.  Spec: "Managing outlines".  Sets
+ * (clears) the on-curve flag of glyph-zone points low..high.
+ * FreeType: frozen after both IUPs in v40 backward compatibility; an empty
+ * range (high < low) is no error. */
+static fv_status flip_range(tt_ctx *c, int64_t *args, int on)
 {
     if (tt_compat_frozen(c))
         return FV_OK;
-    uint16_t k = tt_u16(args[1]), l = tt_u16(args[0]);
-    if (!tt_point_ok(&c->pts, k) || !tt_point_ok(&c->pts, l))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(&c->pts, k) ? l : k);
-    if (l <= k) {
-        fv_status st = tt_spend(c, (uint64_t)k - l + 1);
-        if (st != FV_OK)
-            return st;
-    }
-    for (uint32_t i = l; i <= k; i++) {
+    uint32_t high, low;
+    fv_status st = FV_OK;
+    if (!tt_point_pair(c, &c->pts, tt_u16(args[1]), &high, &c->pts, tt_u16(args[0]), &low, &st))
+        return st;
+    if (low <= high && (st = tt_spend(c, (uint64_t)high - low + 1)) != FV_OK)
+        return st;
+    for (uint32_t i = low; i <= high; i++) {
         if (on)
             c->pts.tags[i] |= TT_TAG_ON;
         else
@@ -80,69 +125,74 @@ static fv_status fliprg(tt_ctx *c, int64_t *args, int on)
     }
     return FV_OK;
 }
+TT_HANDLER(FLIPRGON) { return flip_range(c, args, 1); }
+TT_HANDLER(FLIPRGOFF) { return flip_range(c, args, 0); }
 
-/* Compute_Point_Displacement for SHP/SHC/SHZ. */
-static int displacement(tt_ctx *c, int64_t *dx, int64_t *dy, tt_zone **zone, uint32_t *refp,
-                        fv_status *st)
+/* ---- Shifting ------------------------------------------------------------ */
+
+/* FreeType's Compute_Point_Displacement for SHP, SHC and SHZ: how far the
+ * reference point (flag 1: rp1 in zp0, flag 0: rp2 in zp1) has moved,
+ * along the freedom vector.  *zone and *ref name the reference point, which
+ * SHC and SHZ do not move.  0 when the reference point does not exist, with
+ * *st as tt_point_ref sets it. */
+static int displacement(tt_ctx *c, int64_t *dx, int64_t *dy, const tt_zone **zone,
+                        uint32_t *ref, fv_status *st)
 {
-    tt_zone *zp;
-    uint16_t p;
-    if (c->opcode & 1) {
-        zp = c->zp0;
-        p = c->gs.rp1;
-    } else {
-        zp = c->zp1;
-        p = c->gs.rp2;
-    }
-    *st = FV_OK;
-    if (!tt_point_ok(zp, p)) {
-        *st = tt_soft(c, FV_E_TT_INVALID_POINT, p);
-        *refp = 0;
+    const tt_zone *zp = (c->opcode & 1) ? c->zp0 : c->zp1;
+    if (!tt_point_ref(c, zp, (c->opcode & 1) ? c->gs.rp1 : c->gs.rp2, ref, st))
         return 0;
-    }
     *zone = zp;
-    *refp = p;
-    int64_t d = tt_project_pts(c, zp->cur[p], zp->org[p]);
+    int64_t d = tt_project_pts(c, zp->cur[*ref], zp->org[*ref]);
     *dx = tt_muldiv(d, c->gs.fv_x, c->f_dot_p);
     *dy = tt_muldiv(d, c->gs.fv_y, c->f_dot_p);
     return 1;
 }
 
-static fv_status shp(tt_ctx *c)
+/* SHP[a] 0x32-0x33: shift point by the last point.  Pops loop points;
+ * pushes nothing.  Spec: "Managing outlines" / SHP.  Moves each point of
+ * zp2 as far as the reference point moved (a = 0: rp2 in zp1, 1: rp1 in
+ * zp0) and touches it.
+ * FreeType: a bad reference point ends the instruction with the loop
+ * counter and the stack as they were; a bad point is skipped. */
+TT_HANDLER(SHP)
 {
+    (void)args;
+    fv_status st = spend_loop(c);
+    if (st != FV_OK)
+        return st;
     int64_t dx, dy;
-    tt_zone *zp;
-    uint32_t refp;
-    fv_status st;
+    const tt_zone *zp;
+    uint32_t ref;
     if (c->top < (uint64_t)c->gs.loop)
         return loop_done(c, tt_soft(c, FV_E_TT_STACK_UNDERFLOW, c->gs.loop));
-    if (!displacement(c, &dx, &dy, &zp, &refp, &st))
+    if (!displacement(c, &dx, &dy, &zp, &ref, &st))
         return st; /* COMPAT(freetype): loop and stack left as they are */
-    while (c->gs.loop > 0) {
-        int64_t v = 0;
-        tt_stack_pop_extra(c, &v);
-        uint16_t p = tt_u16(v);
-        if (!tt_point_ok(c->zp2, p)) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_INVALID_POINT, p);
-        } else
+    for (; c->gs.loop > 0; c->gs.loop--) {
+        uint32_t p;
+        if (pop_point(c, c->zp2, &p, &st))
             tt_move_zp2(c, p, dx, dy, 1);
-        c->gs.loop--;
+        else if (st != FV_OK)
+            return st;
     }
     return loop_done(c, FV_OK);
 }
 
-static fv_status shc(tt_ctx *c, int64_t *args)
+/* SHC[a] 0x34-0x35: shift contour by the last point.  Pops a contour;
+ * pushes nothing.  Spec: "Managing outlines" / SHC.  Moves every point of
+ * that contour of zp2 as SHP does, except the reference point itself.
+ * FreeType: in the twilight zone (zp2 = zone 0) contour 0 is the whole
+ * zone; a contour past the zone's is an invalid reference. */
+TT_HANDLER(SHC)
 {
     int64_t dx, dy;
-    tt_zone *zp;
-    uint32_t refp;
+    const tt_zone *zp;
+    uint32_t ref;
     fv_status st;
     int16_t contour = (int16_t)tt_u16(args[0]);
     uint32_t bounds = c->gs.gep2 == 0 ? 1 : c->zp2->n_contours;
     if ((uint32_t)(int32_t)contour >= bounds)
         return tt_soft(c, FV_E_TT_INVALID_REFERENCE, contour);
-    if (!displacement(c, &dx, &dy, &zp, &refp, &st))
+    if (!displacement(c, &dx, &dy, &zp, &ref, &st))
         return st;
     uint32_t start = 0, limit;
     if (contour > 0)
@@ -156,20 +206,25 @@ static fv_status shc(tt_ctx *c, int64_t *args)
     if (start < limit && (st = tt_spend(c, limit - start)) != FV_OK)
         return st;
     for (uint32_t i = start; i < limit; i++)
-        if (zp != c->zp2 || refp != i)
+        if (zp != c->zp2 || ref != i)
             tt_move_zp2(c, i, dx, dy, 1);
     return FV_OK;
 }
 
-static fv_status shz(tt_ctx *c, int64_t *args)
+/* SHZ[a] 0x36-0x37: shift zone by the last point.  Pops a zone number;
+ * pushes nothing.  Spec: "Managing outlines" / SHZ.  Moves every point of
+ * a zone as SHP does, except the reference point, without touching them.
+ * FreeType: the zone number is only checked (0 or 1); the points moved are
+ * zp2's, and in the glyph zone the phantom points are left alone. */
+TT_HANDLER(SHZ)
 {
     int64_t dx, dy;
-    tt_zone *zp;
-    uint32_t refp;
+    const tt_zone *zp;
+    uint32_t ref;
     fv_status st;
     if ((uint64_t)args[0] >= 2)
         return tt_soft(c, FV_E_TT_INVALID_ZONE, args[0]);
-    if (!displacement(c, &dx, &dy, &zp, &refp, &st))
+    if (!displacement(c, &dx, &dy, &zp, &ref, &st))
         return st;
     /* COMPAT(freetype): SHZ moves zp2 (not the zone argument), leaves the
      * phantom points alone and does not touch the points. */
@@ -185,25 +240,33 @@ static fv_status shz(tt_ctx *c, int64_t *args)
     if ((st = tt_spend(c, limit)) != FV_OK)
         return st;
     for (uint32_t i = 0; i < limit; i++)
-        if (zp != c->zp2 || refp != i)
+        if (zp != c->zp2 || ref != i)
             tt_move_zp2(c, i, dx, dy, 0);
     return FV_OK;
 }
 
-static fv_status shpix(tt_ctx *c, int64_t *args)
+/* SHPIX 0x38: shift point by a pixel amount.  Pops a distance (26.6), then
+ * loop points; pushes nothing.  Spec: "Managing outlines" / SHPIX.  Moves
+ * each point of zp2 by the distance along the freedom vector and touches
+ * it.
+ * FreeType: in v40 backward compatibility only the y part moves, and only
+ * in the twilight zone, or before both IUPs on a composite (with a freedom
+ * vector not along x) or on a point already touched in y. */
+TT_HANDLER(SHPIX)
 {
+    fv_status st = spend_loop(c);
+    if (st != FV_OK)
+        return st;
     int in_twilight = c->gs.gep0 == 0 || c->gs.gep1 == 0 || c->gs.gep2 == 0;
     if (c->top < (uint64_t)c->gs.loop + 1)
         return loop_done(c, tt_soft(c, FV_E_TT_STACK_UNDERFLOW, c->gs.loop));
     int64_t dx = tt_mulfix14(args[0], c->gs.fv_x);
     int64_t dy = tt_mulfix14(args[0], c->gs.fv_y);
-    while (c->gs.loop > 0) {
-        int64_t v = 0;
-        tt_stack_pop_extra(c, &v);
-        uint16_t p = tt_u16(v);
-        if (!tt_point_ok(c->zp2, p)) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_INVALID_POINT, p);
+    for (; c->gs.loop > 0; c->gs.loop--) {
+        uint32_t p;
+        if (!pop_point(c, c->zp2, &p, &st)) {
+            if (st != FV_OK)
+                return st;
         } else if (tt_compat(c)) {
             /* COMPAT(freetype): in v40 compat SHPIX moves only in y, only in
              * the twilight zone or before IUP on composites/y-touched points. */
@@ -213,62 +276,86 @@ static fv_status shpix(tt_ctx *c, int64_t *args)
                 tt_move_zp2(c, p, 0, dy, 1);
         } else
             tt_move_zp2(c, p, dx, dy, 1);
-        c->gs.loop--;
     }
     return loop_done(c, FV_OK);
 }
 
-static fv_status msirp(tt_ctx *c, int64_t *args)
+/* ---- Moving points ------------------------------------------------------- */
+
+/* MSIRP[a] 0x3A-0x3B: move stack indirect relative point.  Pops a distance
+ * (26.6), then a point; pushes nothing.  Spec: "Moving points" / MSIRP.
+ * Moves the point (zp1) so that its distance from rp0 (zp0) along the
+ * projection vector is the distance; rp1 = rp0, rp2 = the point, and with
+ * a = 1 rp0 = the point.
+ * FreeType: in the twilight zone the point is first placed at rp0's
+ * original position moved by the distance; a bad point or rp0 leaves the
+ * reference points as they were. */
+TT_HANDLER(MSIRP)
 {
-    uint16_t p = tt_u16(args[0]);
-    if (!tt_point_ok(c->zp1, p) || !tt_point_ok(c->zp0, c->gs.rp0))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p) ? c->gs.rp0 : p);
+    uint32_t p, rp0;
+    fv_status st = FV_OK;
+    if (!tt_point_pair(c, c->zp1, tt_u16(args[0]), &p, c->zp0, c->gs.rp0, &rp0, &st))
+        return st;
     /* COMPAT(freetype): in the twilight zone the point is first placed at
      * rp0's original position moved by the distance. */
     if (c->gs.gep1 == 0) {
-        c->zp1->org[p] = c->zp0->org[c->gs.rp0];
+        c->zp1->org[p] = c->zp0->org[rp0];
         tt_move_orig(c, c->zp1, p, args[1]);
         c->zp1->cur[p] = c->zp1->org[p];
     }
-    int64_t distance = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[c->gs.rp0]);
+    int64_t distance = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[rp0]);
     tt_move(c, c->zp1, p, tt_sub(args[1], distance));
     c->gs.rp1 = c->gs.rp0;
-    c->gs.rp2 = p;
+    c->gs.rp2 = (uint16_t)p;
     if (c->opcode & 1)
-        c->gs.rp0 = p;
+        c->gs.rp0 = (uint16_t)p;
     return FV_OK;
 }
 
-static fv_status alignrp(tt_ctx *c)
+/* ALIGNRP 0x3C: align to reference point.  Pops loop points; pushes
+ * nothing.  Spec: "Moving points" / ALIGNRP.  Moves each point of zp1 onto
+ * rp0 (zp0) along the freedom vector, as measured on the projection vector.
+ * FreeType: a bad rp0 (or too few points on the stack) ends the
+ * instruction with the loop reset; a bad point is skipped. */
+TT_HANDLER(ALIGNRP)
 {
-    if (c->top < (uint64_t)c->gs.loop || !tt_point_ok(c->zp0, c->gs.rp0))
-        return loop_done(c, tt_soft(c, c->top < (uint64_t)c->gs.loop ? FV_E_TT_STACK_UNDERFLOW
-                                                                     : FV_E_TT_INVALID_POINT,
-                                    c->gs.rp0));
-    while (c->gs.loop > 0) {
-        int64_t v = 0;
-        tt_stack_pop_extra(c, &v);
-        uint16_t p = tt_u16(v);
-        if (!tt_point_ok(c->zp1, p)) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_INVALID_POINT, p);
-        } else {
-            int64_t d = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[c->gs.rp0]);
-            tt_move(c, c->zp1, p, tt_neg(d));
-        }
-        c->gs.loop--;
+    (void)args;
+    fv_status st = spend_loop(c);
+    if (st != FV_OK)
+        return st;
+    if (c->top < (uint64_t)c->gs.loop)
+        return loop_done(c, tt_soft(c, FV_E_TT_STACK_UNDERFLOW, c->gs.rp0));
+    uint32_t rp0;
+    if (!tt_point_ref(c, c->zp0, c->gs.rp0, &rp0, &st))
+        return loop_done(c, st);
+    for (; c->gs.loop > 0; c->gs.loop--) {
+        uint32_t p;
+        if (pop_point(c, c->zp1, &p, &st))
+            tt_move(c, c->zp1, p, tt_neg(tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[rp0])));
+        else if (st != FV_OK)
+            return st;
     }
     return loop_done(c, FV_OK);
 }
 
-static fv_status miap(tt_ctx *c, int64_t *args)
+/* MIAP[a] 0x3E-0x3F: move indirect absolute point.  Pops a CVT entry, then
+ * a point; pushes nothing.  Spec: "Moving points" / MIAP.  Moves the point
+ * (zp0) to the CVT distance along the projection vector; a = 1 rounds it,
+ * keeping the current position when the two differ by more than the
+ * control value cut-in.  rp0 = rp1 = the point.
+ * FreeType: in the twilight zone the original point is first set to the
+ * unrounded CVT distance along the freedom vector; a bad point or entry
+ * still sets rp0 and rp1; a bad point is reported before a bad entry. */
+TT_HANDLER(MIAP)
 {
     uint64_t cvt_entry = (uint64_t)args[1];
-    uint16_t p = tt_u16(args[0]);
+    uint16_t target = tt_u16(args[0]);
+    uint32_t p;
     fv_status st = FV_OK;
-    if (!tt_point_ok(c->zp0, p) || !tt_cvt_ok(c, cvt_entry)) {
-        st = tt_point_ok(c->zp0, p) ? tt_soft(c, FV_E_TT_INVALID_CVT, args[1])
-                                    : tt_soft(c, FV_E_TT_INVALID_POINT, p);
+    if (!tt_point_ref(c, c->zp0, target, &p, &st))
+        goto done;
+    if (!tt_cvt_ok(c, cvt_entry)) {
+        st = tt_soft(c, FV_E_TT_INVALID_CVT, args[1]);
         goto done;
     }
     int64_t distance = tt_cvt_read(c, (uint32_t)cvt_entry);
@@ -287,94 +374,106 @@ static fv_status miap(tt_ctx *c, int64_t *args)
     }
     tt_move(c, c->zp0, p, tt_sub(distance, org_dist));
 done:
-    c->gs.rp0 = p;
-    c->gs.rp1 = p;
+    c->gs.rp0 = target;
+    c->gs.rp1 = target;
     return st;
 }
 
-static fv_status mdap(tt_ctx *c, int64_t *args)
+/* MDAP[a] 0x2E-0x2F: move direct absolute point.  Pops a point; pushes
+ * nothing.  Spec: "Moving points" / MDAP.  Touches the point (zp0); a = 1
+ * first rounds its projection.  rp0 = rp1 = the point.
+ * FreeType: a bad point leaves the reference points as they were. */
+TT_HANDLER(MDAP)
 {
-    uint16_t p = tt_u16(args[0]);
-    if (!tt_point_ok(c->zp0, p))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, p);
+    uint32_t p;
+    fv_status st = FV_OK;
+    if (!tt_point_ref(c, c->zp0, tt_u16(args[0]), &p, &st))
+        return st;
     int64_t distance = 0;
     if (c->opcode & 1) {
         int64_t cur = fast_project(c, c->zp0->cur[p]);
         distance = tt_sub(tt_round_value(c, cur), cur);
     }
     tt_move(c, c->zp0, p, distance);
-    c->gs.rp0 = p;
-    c->gs.rp1 = p;
+    c->gs.rp0 = (uint16_t)p;
+    c->gs.rp1 = (uint16_t)p;
     return FV_OK;
 }
 
-static int64_t min_distance(const tt_ctx *c, int64_t org_dist, int64_t distance)
+/* MDRP[abcde] 0xC0-0xDF: move direct relative point.  Pops a point; pushes
+ * nothing.  Spec: "Moving points" / MDRP.  Moves the point (zp1) so that
+ * its distance from rp0 (zp0) is their original distance, with the single
+ * width rule, rounded if c = 1, at least the minimum distance if d = 1
+ * (e: distance type, taken by the round state as FreeType does).  rp1 =
+ * rp0, rp2 = the point, and with a = 1 rp0 = the point.
+ * FreeType: original distances come from org in the twilight zone and
+ * from the unscaled outline elsewhere; a bad point or rp0 still sets the
+ * reference points. */
+TT_HANDLER(MDRP)
 {
-    int64_t md = c->gs.minimum_distance;
-    if (org_dist >= 0) {
-        if (distance < md)
-            distance = md;
-    } else if (distance > tt_neg(md))
-        distance = tt_neg(md);
-    return distance;
-}
-
-static fv_status mdrp(tt_ctx *c, int64_t *args)
-{
-    uint16_t p = tt_u16(args[0]);
+    uint16_t target = tt_u16(args[0]);
+    uint32_t p, rp0;
     fv_status st = FV_OK;
-    if (!tt_point_ok(c->zp1, p) || !tt_point_ok(c->zp0, c->gs.rp0)) {
-        st = tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p) ? c->gs.rp0 : p);
+    if (!tt_point_pair(c, c->zp1, target, &p, c->zp0, c->gs.rp0, &rp0, &st))
         goto done;
-    }
     int64_t org_dist;
     /* COMPAT(freetype): twilight distances come from org, others from the
      * unscaled outline. */
     if (c->gs.gep0 == 0 || c->gs.gep1 == 0)
-        org_dist = tt_dualproj_pts(c, c->zp1->org[p], c->zp0->org[c->gs.rp0]);
+        org_dist = tt_dualproj_pts(c, c->zp1->org[p], c->zp0->org[rp0]);
     else
-        org_dist = orig_distance(c, c->zp1->orus[p], c->zp0->orus[c->gs.rp0]);
+        org_dist = orig_distance(c, c->zp1->orus[p], c->zp0->orus[rp0]);
     int64_t swv = c->gs.single_width_value, swc = c->gs.single_width_cutin;
     if (swc > 0 && org_dist < tt_add(swv, swc) && org_dist > tt_sub(swv, swc))
         org_dist = org_dist >= 0 ? swv : tt_neg(swv);
     int64_t distance = (c->opcode & 4) ? tt_round_value(c, org_dist) : tt_round_none(org_dist);
     if (c->opcode & 8)
         distance = min_distance(c, org_dist, distance);
-    int64_t cur = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[c->gs.rp0]);
+    int64_t cur = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[rp0]);
     tt_move(c, c->zp1, p, tt_sub(distance, cur));
 done:
     c->gs.rp1 = c->gs.rp0;
-    c->gs.rp2 = p;
+    c->gs.rp2 = target;
     if (c->opcode & 16)
-        c->gs.rp0 = p;
+        c->gs.rp0 = target;
     return st;
 }
 
-static fv_status mirp(tt_ctx *c, int64_t *args)
+/* MIRP[abcde] 0xE0-0xFF: move indirect relative point.  Pops a CVT entry,
+ * then a point; pushes nothing.  Spec: "Moving points" / MIRP.  Moves the
+ * point (zp1) so that its distance from rp0 (zp0) is the CVT value, with
+ * the single width rule and auto-flip, rounded if c = 1 (keeping the
+ * original distance beyond the control value cut-in), at least the
+ * minimum distance if d = 1.  rp1 = rp0, rp2 = the point, and with a = 1
+ * rp0 = the point.
+ * FreeType: CVT entry -1 reads as 0; in the twilight zone the point is
+ * first placed at rp0's original position plus the CVT distance; the
+ * cut-in applies only within one zone; a bad entry, point or rp0 still
+ * sets the reference points, and a bad entry is reported first. */
+TT_HANDLER(MIRP)
 {
-    uint16_t p = tt_u16(args[0]);
+    uint16_t target = tt_u16(args[0]);
     uint64_t cvt_entry = (uint64_t)tt_add(args[1], 1);
+    uint32_t p, rp0;
     fv_status st = FV_OK;
     /* COMPAT(freetype): CVT index -1 reads as 0. */
-    if (!tt_point_ok(c->zp1, p) || cvt_entry >= (uint64_t)c->cvt_size + 1 ||
-        !tt_point_ok(c->zp0, c->gs.rp0)) {
-        if (cvt_entry >= (uint64_t)c->cvt_size + 1)
-            st = tt_soft(c, FV_E_TT_INVALID_CVT, args[1]);
-        else
-            st = tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p) ? c->gs.rp0 : p);
+    if (cvt_entry >= (uint64_t)c->cvt_size + 1) {
+        st = tt_soft(c, FV_E_TT_INVALID_CVT, args[1]);
         goto done;
     }
+    if (!tt_point_pair(c, c->zp1, target, &p, c->zp0, c->gs.rp0, &rp0, &st))
+        goto done;
     int64_t cvt_dist = cvt_entry == 0 ? 0 : tt_cvt_read(c, (uint32_t)(cvt_entry - 1));
     if (tt_abs(tt_sub(cvt_dist, c->gs.single_width_value)) < c->gs.single_width_cutin)
         cvt_dist = cvt_dist >= 0 ? c->gs.single_width_value : tt_neg(c->gs.single_width_value);
     if (c->gs.gep1 == 0) {
-        tt_vec r = c->zp0->org[c->gs.rp0];
+        tt_vec r = c->zp0->org[rp0];
         c->zp1->org[p].x = tt_add(r.x, tt_mulfix14(cvt_dist, c->gs.fv_x));
         c->zp1->org[p].y = tt_add(r.y, tt_mulfix14(cvt_dist, c->gs.fv_y));
         c->zp1->cur[p] = c->zp1->org[p];
     }
-    int64_t org_dist = tt_dualproj_pts(c, c->zp1->org[p], c->zp0->org[c->gs.rp0]);
-    int64_t cur_dist = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[c->gs.rp0]);
+    int64_t org_dist = tt_dualproj_pts(c, c->zp1->org[p], c->zp0->org[rp0]);
+    int64_t cur_dist = tt_project_pts(c, c->zp1->cur[p], c->zp0->cur[rp0]);
     if (c->gs.auto_flip && (org_dist ^ cvt_dist) < 0)
         cvt_dist = tt_neg(cvt_dist);
     int64_t distance;
@@ -392,18 +491,27 @@ static fv_status mirp(tt_ctx *c, int64_t *args)
 done:
     c->gs.rp1 = c->gs.rp0;
     if (c->opcode & 16)
-        c->gs.rp0 = p;
-    c->gs.rp2 = p;
+        c->gs.rp0 = target;
+    c->gs.rp2 = target;
     return st;
 }
 
-static fv_status isect(tt_ctx *c, int64_t *args)
+/* ISECT 0x0F: moves point to intersection.  Pops b1, b0 (zp0), a1, a0
+ * (zp1), then the point (zp2); pushes nothing.  Spec: "Moving points" /
+ * ISECT.  Puts the point where line a0-a1 crosses line b0-b1 and touches
+ * it in both directions.
+ * FreeType: a crossing at less than about 3 degrees (|tan| under 1/19)
+ * puts the point at the middle of the four ends instead; any bad point is
+ * reported as the moved point. */
+TT_HANDLER(ISECT)
 {
-    uint16_t p = tt_u16(args[0]), a0 = tt_u16(args[1]), a1 = tt_u16(args[2]);
-    uint16_t b0 = tt_u16(args[3]), b1 = tt_u16(args[4]);
-    if (!tt_point_ok(c->zp0, b0) || !tt_point_ok(c->zp0, b1) || !tt_point_ok(c->zp1, a0) ||
-        !tt_point_ok(c->zp1, a1) || !tt_point_ok(c->zp2, p))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, p);
+    uint32_t p, a0, a1, b0, b1;
+    if (!tt_point_get(c->zp0, tt_u16(args[3]), &b0) ||
+        !tt_point_get(c->zp0, tt_u16(args[4]), &b1) ||
+        !tt_point_get(c->zp1, tt_u16(args[1]), &a0) ||
+        !tt_point_get(c->zp1, tt_u16(args[2]), &a1) ||
+        !tt_point_get(c->zp2, tt_u16(args[0]), &p))
+        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_u16(args[0]));
     tt_vec *z0 = c->zp0->cur, *z1 = c->zp1->cur;
     int64_t dbx = tt_sub(z0[b1].x, z0[b0].x), dby = tt_sub(z0[b1].y, z0[b0].y);
     int64_t dax = tt_sub(z1[a1].x, z1[a0].x), day = tt_sub(z1[a1].y, z1[a0].y);
@@ -425,45 +533,65 @@ static fv_status isect(tt_ctx *c, int64_t *args)
     return FV_OK;
 }
 
-static fv_status alignpts(tt_ctx *c, int64_t *args)
+/* ALIGNPTS 0x27: align points.  Pops p2 (zp0), then p1 (zp1); pushes
+ * nothing.  Spec: "Moving points" / ALIGNPTS.  Moves both points halfway
+ * towards each other along the freedom vector, as measured on the
+ * projection vector. */
+TT_HANDLER(ALIGNPTS)
 {
-    uint16_t p1 = tt_u16(args[0]), p2 = tt_u16(args[1]);
-    if (!tt_point_ok(c->zp1, p1) || !tt_point_ok(c->zp0, p2))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp1, p1) ? p2 : p1);
+    uint32_t p1, p2;
+    fv_status st = FV_OK;
+    if (!tt_point_pair(c, c->zp1, tt_u16(args[0]), &p1, c->zp0, tt_u16(args[1]), &p2, &st))
+        return st;
     int64_t d = tt_project_pts(c, c->zp0->cur[p2], c->zp1->cur[p1]) / 2;
     tt_move(c, c->zp1, p1, d);
     tt_move(c, c->zp0, p2, tt_neg(d));
     return FV_OK;
 }
 
-static fv_status ip(tt_ctx *c)
+/* IP 0x39: interpolate point.  Pops loop points; pushes nothing.  Spec:
+ * "Moving points" / IP.  Moves each point of zp2 so that it keeps its
+ * original position relative to rp1 (zp0) and rp2 (zp1).
+ * FreeType: in the twilight zone org stands in for the unscaled outline; a
+ * bad rp1 ends the instruction, a bad rp2 interpolates with empty ranges
+ * (the point keeps its original distance from rp1); a bad point is
+ * skipped. */
+TT_HANDLER(IP)
 {
+    (void)args;
+    fv_status st = spend_loop(c);
+    if (st != FV_OK)
+        return st;
     if (c->top < (uint64_t)c->gs.loop)
         return loop_done(c, tt_soft(c, FV_E_TT_STACK_UNDERFLOW, c->gs.loop));
     /* COMPAT(freetype): in the twilight zone org stands in for orus. */
     int twilight = c->gs.gep0 == 0 || c->gs.gep1 == 0 || c->gs.gep2 == 0;
-    if (!tt_point_ok(c->zp0, c->gs.rp1))
-        return loop_done(c, tt_soft(c, FV_E_TT_INVALID_POINT, c->gs.rp1));
-    tt_vec orus_base = twilight ? c->zp0->org[c->gs.rp1] : c->zp0->orus[c->gs.rp1];
-    tt_vec cur_base = c->zp0->cur[c->gs.rp1];
+    uint32_t rp1, rp2;
+    if (!tt_point_ref(c, c->zp0, c->gs.rp1, &rp1, &st))
+        return loop_done(c, st);
+    tt_vec orus_base = twilight ? c->zp0->org[rp1] : c->zp0->orus[rp1];
+    tt_vec cur_base = c->zp0->cur[rp1];
     int64_t old_range = 0, cur_range = 0;
-    /* COMPAT(freetype): a bad rp2 interpolates with empty ranges. */
-    if (tt_point_ok(c->zp1, c->gs.rp2)) {
+    /* COMPAT(freetype): a bad rp2 interpolates with empty ranges, without
+     * an error even when pedantic. */
+    if (tt_point_get(c->zp1, c->gs.rp2, &rp2)) {
         if (twilight)
-            old_range = tt_dualproj_pts(c, c->zp1->org[c->gs.rp2], orus_base);
+            old_range = tt_dualproj_pts(c, c->zp1->org[rp2], orus_base);
         else if (c->exec_x_scale == c->exec_y_scale)
-            old_range = tt_dualproj_pts(c, c->zp1->orus[c->gs.rp2], orus_base);
+            old_range = tt_dualproj_pts(c, c->zp1->orus[rp2], orus_base);
         else
-            old_range = orig_distance(c, c->zp1->orus[c->gs.rp2], orus_base);
-        cur_range = tt_project_pts(c, c->zp1->cur[c->gs.rp2], cur_base);
+            old_range = orig_distance(c, c->zp1->orus[rp2], orus_base);
+        cur_range = tt_project_pts(c, c->zp1->cur[rp2], cur_base);
     }
     for (; c->gs.loop > 0; c->gs.loop--) {
         int64_t v = 0;
         tt_stack_pop_extra(c, &v);
-        uint32_t p = (uint32_t)(uint64_t)v;
-        if (!tt_point_ok(c->zp2, p)) {
-            if (c->pedantic)
-                return tt_fail(c, FV_E_TT_INVALID_POINT, p);
+        uint32_t p;
+        /* COMPAT(freetype): IP takes the point's low 32 bits (the others
+         * their low 16). */
+        if (!tt_point_ref(c, c->zp2, (uint32_t)(uint64_t)v, &p, &st)) {
+            if (st != FV_OK)
+                return st;
             continue;
         }
         int64_t org_dist;
@@ -482,11 +610,15 @@ static fv_status ip(tt_ctx *c)
     return loop_done(c, FV_OK);
 }
 
-static fv_status utp(tt_ctx *c, int64_t *args)
+/* UTP 0x29: untouch point.  Pops a point (zp0); pushes nothing.  Spec:
+ * "Moving points" / UTP.  Clears its touched flag for each axis the
+ * freedom vector is not perpendicular to. */
+TT_HANDLER(UTP)
 {
-    uint16_t p = tt_u16(args[0]);
-    if (!tt_point_ok(c->zp0, p))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, p);
+    uint32_t p;
+    fv_status st = FV_OK;
+    if (!tt_point_ref(c, c->zp0, tt_u16(args[0]), &p, &st))
+        return st;
     uint8_t mask = 0xFF;
     if (c->gs.fv_x != 0)
         mask &= (uint8_t)~TT_TAG_TOUCH_X;
@@ -496,9 +628,12 @@ static fv_status utp(tt_ctx *c, int64_t *args)
     return FV_OK;
 }
 
-/* IUP along one axis: coordinates are selected by `ax` (0 = x, 1 = y). */
+/* ---- Interpolating untouched points (IUP) -------------------------------- */
+
+/* Coordinates of one axis, selected by `ax` (0 = x, 1 = y). */
 static int64_t *coord(tt_vec *v, int ax) { return ax ? &v->y : &v->x; }
 
+/* A contour with one touched point p: every point p1..p2 moves with it. */
 static void iup_shift(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t p)
 {
     int64_t d = tt_sub(*coord(&z->cur[p], ax), *coord(&z->org[p], ax));
@@ -509,6 +644,8 @@ static void iup_shift(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t p)
             *coord(&z->cur[i], ax) = tt_add(*coord(&z->cur[i], ax), d);
 }
 
+/* Points p1..p2 between touched points ref1 and ref2: interpolated between
+ * them, or shifted with the nearer one when outside their range. */
 static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t ref1,
                             uint32_t ref2)
 {
@@ -550,8 +687,16 @@ static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32
     }
 }
 
-static fv_status iup(tt_ctx *c)
+/* IUP[a] 0x30-0x31: interpolate untouched points through the outline.
+ * Pops nothing; pushes nothing.  Spec: "Managing outlines" / IUP.  Along x
+ * (a = 1) or y (a = 0), moves each glyph-zone point not touched on that
+ * axis by interpolating between the touched points around it on its
+ * contour (or shifting with the one touched point).
+ * FreeType: works on the glyph zone whatever zp2 says; in v40 backward
+ * compatibility each axis runs until both have, then IUP does nothing. */
+TT_HANDLER(IUP)
 {
+    (void)args;
     /* COMPAT(freetype): v40 compat allows IUP until both axes were done. */
     if (tt_compat(c)) {
         if (c->iupx_called && c->iupy_called)
@@ -599,40 +744,59 @@ static fv_status iup(tt_ctx *c)
     return FV_OK;
 }
 
-static fv_status gc(tt_ctx *c, int64_t *args)
+/* ---- Measuring ------------------------------------------------------------ */
+
+/* GC[a] 0x46-0x47: get coordinate projected onto the projection vector.
+ * Pops a point (zp2); pushes its coordinate: current (a = 0) or original
+ * on the dual projection vector (a = 1).  Spec: "Measuring" / GC.
+ * FreeType: the point is taken whole (64 bits, not 16); a bad point
+ * pushes 0. */
+TT_HANDLER(GC)
 {
-    uint64_t l = (uint64_t)args[0];
-    if (!tt_point_ok(c->zp2, l)) {
-        int64_t bad = args[0];
+    uint32_t p;
+    fv_status st = FV_OK;
+    if (!tt_point_ref(c, c->zp2, (uint64_t)args[0], &p, &st)) {
         args[0] = 0;
-        return tt_soft(c, FV_E_TT_INVALID_POINT, bad);
+        return st;
     }
     if (c->opcode & 1)
-        args[0] = tt_dualproj(c, c->zp2->org[l].x, c->zp2->org[l].y);
+        args[0] = tt_dualproj(c, c->zp2->org[p].x, c->zp2->org[p].y);
     else
-        args[0] = fast_project(c, c->zp2->cur[l]);
+        args[0] = fast_project(c, c->zp2->cur[p]);
     return FV_OK;
 }
 
-static fv_status scfs(tt_ctx *c, int64_t *args)
+/* SCFS 0x48: sets coordinate from the stack using projection and freedom
+ * vectors.  Pops a coordinate (26.6), then a point (zp2); pushes nothing.
+ * Spec: "Managing outlines" / SCFS.  Moves the point along the freedom
+ * vector until its projection is the coordinate.
+ * FreeType: in the twilight zone the original point follows (org = cur). */
+TT_HANDLER(SCFS)
 {
-    uint16_t l = tt_u16(args[0]);
-    if (!tt_point_ok(c->zp2, l))
-        return tt_soft(c, FV_E_TT_INVALID_POINT, l);
-    int64_t k = fast_project(c, c->zp2->cur[l]);
-    tt_move(c, c->zp2, l, tt_sub(args[1], k));
+    uint32_t p;
+    fv_status st = FV_OK;
+    if (!tt_point_ref(c, c->zp2, tt_u16(args[0]), &p, &st))
+        return st;
+    int64_t k = fast_project(c, c->zp2->cur[p]);
+    tt_move(c, c->zp2, p, tt_sub(args[1], k));
     if (c->gs.gep2 == 0)
-        c->zp2->org[l] = c->zp2->cur[l];
+        c->zp2->org[p] = c->zp2->cur[p];
     return FV_OK;
 }
 
-static fv_status md(tt_ctx *c, int64_t *args)
+/* MD[a] 0x49-0x4A: measure distance.  Pops point k (zp1), then point l
+ * (zp0); pushes the distance from k to l: current positions on the
+ * projection vector (a = 1) or original ones on the dual vector (a = 0).
+ * Spec: "Measuring" / MD.
+ * FreeType: original distances come from org in the twilight zone and
+ * from the unscaled outline elsewhere; a bad point pushes 0. */
+TT_HANDLER(MD)
 {
-    uint16_t k = tt_u16(args[1]), l = tt_u16(args[0]);
+    uint32_t k, l;
     int64_t d = 0;
     fv_status st = FV_OK;
-    if (!tt_point_ok(c->zp0, l) || !tt_point_ok(c->zp1, k))
-        st = tt_soft(c, FV_E_TT_INVALID_POINT, tt_point_ok(c->zp0, l) ? k : l);
+    if (!tt_point_pair(c, c->zp0, tt_u16(args[0]), &l, c->zp1, tt_u16(args[1]), &k, &st))
+        d = 0;
     else if (c->opcode & 1)
         d = tt_project_pts(c, c->zp0->cur[l], c->zp1->cur[k]);
     else if (c->gs.gep0 == 0 || c->gs.gep1 == 0)
@@ -642,49 +806,3 @@ static fv_status md(tt_ctx *c, int64_t *args)
     args[0] = d;
     return st;
 }
-
-TT_HANDLER(FLIPPT)
-{
-    (void)args;
-    fv_status st = spend_loop(c);
-    return st != FV_OK ? st : flippt(c);
-}
-TT_HANDLER(FLIPRGON) { return fliprg(c, args, 1); }
-TT_HANDLER(FLIPRGOFF) { return fliprg(c, args, 0); }
-TT_HANDLER(SHP)
-{
-    (void)args;
-    fv_status st = spend_loop(c);
-    return st != FV_OK ? st : shp(c);
-}
-TT_HANDLER(SHC) { return shc(c, args); }
-TT_HANDLER(SHZ) { return shz(c, args); }
-TT_HANDLER(SHPIX)
-{
-    fv_status st = spend_loop(c);
-    return st != FV_OK ? st : shpix(c, args);
-}
-TT_HANDLER(MSIRP) { return msirp(c, args); }
-TT_HANDLER(ALIGNRP)
-{
-    (void)args;
-    fv_status st = spend_loop(c);
-    return st != FV_OK ? st : alignrp(c);
-}
-TT_HANDLER(MIAP) { return miap(c, args); }
-TT_HANDLER(MDAP) { return mdap(c, args); }
-TT_HANDLER(MDRP) { return mdrp(c, args); }
-TT_HANDLER(MIRP) { return mirp(c, args); }
-TT_HANDLER(ISECT) { return isect(c, args); }
-TT_HANDLER(ALIGNPTS) { return alignpts(c, args); }
-TT_HANDLER(IP)
-{
-    (void)args;
-    fv_status st = spend_loop(c);
-    return st != FV_OK ? st : ip(c);
-}
-TT_HANDLER(UTP) { return utp(c, args); }
-TT_HANDLER(IUP) { (void)args; return iup(c); }
-TT_HANDLER(GC) { return gc(c, args); }
-TT_HANDLER(SCFS) { return scfs(c, args); }
-TT_HANDLER(MD) { return md(c, args); }

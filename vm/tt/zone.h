@@ -1,14 +1,47 @@
 /* Zones: checked point access.  Every point index from the stack goes
- * through tt_point_ok before it touches a zone array. */
+ * through tt_point_ref before it touches a zone array. */
 #ifndef FV_TT_ZONE_H
 #define FV_TT_ZONE_H
 
 #include "tt/interp.h"
 
-/* FreeType's BOUNDS(p, n): (unsigned)p >= n means invalid. */
-static inline int tt_point_ok(const tt_zone *z, uint64_t p)
+/* Point idx of zone z when it exists (FreeType's BOUNDS(idx, n_points)
+ * fails otherwise): 1 and *p = idx, else 0.  For the callers that decide
+ * themselves what a missing point means; the instructions use
+ * tt_point_ref. */
+static inline int tt_point_get(const tt_zone *z, uint64_t idx, uint32_t *p)
 {
-    return p < z->n_points;
+    if (FV_LIKELY(idx < z->n_points)) {
+        *p = (uint32_t)idx;
+        return 1;
+    }
+    return 0;
+}
+
+/* Point idx of zone z, checked as FreeType's BOUNDS(idx, n_points): 1 and
+ * *p = idx when the point exists.  Otherwise 0, and *st is FreeType's
+ * reaction, what the instruction returns: tt_invalid_point (context
+ * filled, index idx) with pedantic hinting, else FV_OK (the instruction
+ * stops there, a looped one goes on with its next point, and the run goes
+ * on).  Only *p indexes the zone's arrays afterwards.  (Returning the
+ * status itself would need a third value for "ignored" that the
+ * dispatcher tests after every instruction: measured +1 instruction per
+ * dispatch, 0.5% on Arimo.) */
+static inline int tt_point_ref(tt_ctx *c, const tt_zone *z, uint64_t idx, uint32_t *p,
+                               fv_status *st)
+{
+    if (FV_LIKELY(tt_point_get(z, idx, p)))
+        return 1;
+    *st = tt_soft(c, FV_E_TT_INVALID_POINT, (int64_t)idx);
+    return 0;
+}
+
+/* Points a (zone za) and b (zone zb), checked in that order by
+ * tt_point_ref: the error names the first one missing. */
+static inline int tt_point_pair(tt_ctx *c, const tt_zone *za, uint64_t a, uint32_t *pa,
+                                const tt_zone *zb, uint64_t b, uint32_t *pb, fv_status *st)
+{
+    return tt_point_ref(c, za, a, pa, st) && tt_point_ref(c, zb, b, pb, st);
 }
 
 /* Allocates a zone of n points and c contours (zeroed). */
