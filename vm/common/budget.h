@@ -36,6 +36,7 @@
 
 #include <stdint.h>
 
+#include "common/check.h"
 #include "fontvm/error.h"
 
 /* ---- TrueType limits (vm/tt) ---------------------------------------------- */
@@ -96,6 +97,8 @@ static inline int fv_budget_spend(fv_budget *b, uint64_t n)
      * keeps the subtraction defined for any n. */
     int64_t s = n > (uint64_t)INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)n;
     b->left -= s;
+    FV_TESTCASE(b->left == 0);               /* spent to the last step: still allowed */
+    FV_TESTCASE(b->left < 0 && b->left + s >= 0); /* the spend that crosses the limit */
     return b->left >= 0;
 }
 
@@ -108,6 +111,7 @@ static inline uint64_t fv_budget_used(const fv_budget *b)
 /* Counts one component reference; 0 beyond the limit. */
 static inline int fv_budget_component(fv_budget *b)
 {
+    FV_TESTCASE(b->components + 1 == b->max_components); /* the last reference allowed */
     return ++b->components <= b->max_components;
 }
 

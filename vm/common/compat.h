@@ -20,17 +20,10 @@
 #define FV_COLD
 #endif
 
-/* SQLite's NEVER()/ALWAYS(): a check of an invariant the library keeps
- * itself (not of input), e.g. that an engine-written link stays inside its
- * pool.  The check stays in every build and its defensive branch runs in
- * release; with FV_TRAP_INVARIANTS (the fuzzing presets) a broken invariant
- * traps instead, so that fuzzers report it as a crash. */
-#if defined(FV_TRAP_INVARIANTS) && (defined(__GNUC__) || defined(__clang__))
-#define FV_NEVER(x) ((x) ? (__builtin_trap(), 1) : 0)
-#else
-#define FV_NEVER(x) FV_UNLIKELY(x)
-#endif
-#define FV_ALWAYS(x) (!FV_NEVER(!(x)))
+/* FV_ALWAYS/FV_NEVER (and FV_TESTCASE) live in check.h, with the tiers
+ * they belong to; included here for the files that took them from this
+ * header. */
+#include "common/check.h"
 
 /* Adds 1 to a plain uint64_t counter shared by threads (relaxed: only the
  * count matters).  The public API hands out uint64_t arrays, not _Atomic

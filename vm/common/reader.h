@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/check.h"
 #include "fontvm/error.h"
 
 typedef struct fv_span {
@@ -37,6 +38,8 @@ typedef struct fv_span {
 
 static inline int fv_span_has(fv_span s, uint64_t off, uint64_t size)
 {
+    FV_TESTCASE(off <= s.len && size == (uint64_t)s.len - off);     /* ends exactly at the end */
+    FV_TESTCASE(off <= s.len && size == (uint64_t)s.len - off + 1); /* one byte past it */
     return off <= s.len && size <= (uint64_t)s.len - off;
 }
 

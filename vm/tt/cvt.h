@@ -18,8 +18,18 @@ int64_t tt_current_ratio(tt_ctx *c);
 /* Current_Ppem(_Stretched). */
 int64_t tt_current_ppem(tt_ctx *c);
 
-static inline int tt_cvt_ok(const tt_ctx *c, uint64_t i) { return i < c->cvt_size; }
-static inline int tt_storage_ok(const tt_ctx *c, uint64_t i) { return i < c->storage_size; }
+static inline int tt_cvt_ok(const tt_ctx *c, uint64_t i)
+{
+    FV_TESTCASE(i + 1 == c->cvt_size); /* the last entry */
+    FV_TESTCASE(i == c->cvt_size);     /* the first past it */
+    return i < c->cvt_size;
+}
+static inline int tt_storage_ok(const tt_ctx *c, uint64_t i)
+{
+    FV_TESTCASE(i + 1 == c->storage_size);
+    FV_TESTCASE(i == c->storage_size);
+    return i < c->storage_size;
+}
 
 /* Callers check the index first. */
 int64_t tt_cvt_read_stretched(tt_ctx *c, uint32_t i); /* Read_CVT_Stretched */

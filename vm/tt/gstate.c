@@ -367,7 +367,8 @@ static int64_t round_super(const tt_ctx *c, int64_t d)
 static int64_t round_super45(const tt_ctx *c, int64_t d)
 {
     int64_t v;
-    int64_t period = c->period != 0 ? c->period : 1; /* never 0 after SROUND; defensive */
+    /* SROUND and S45ROUND set periods of 1/2 to 2 pixels, never 0. */
+    int64_t period = FV_NEVER(c->period == 0) ? 1 : c->period;
     if (d >= 0) {
         v = tt_mul(tt_add(d, c->threshold - c->phase) / period, period);
         v = tt_add(v, c->phase);

@@ -16,6 +16,7 @@ fv_status tt_goto_range(tt_ctx *c, int range, uint32_t ip)
     if (!c->have_range[range])
         return tt_fail(c, FV_E_TT_INVALID_REFERENCE, range);
     /* A CALL as a program's last instruction returns just past the end. */
+    FV_TESTCASE(ip == c->ranges[range].len);
     if (ip > c->ranges[range].len)
         return tt_fail(c, FV_E_TT_CODE_OVERFLOW, ip);
     c->code = c->ranges[range];
@@ -120,6 +121,8 @@ static fv_status jump(tt_ctx *c, int64_t offset)
     if (offset == 0 && c->args == 0)
         return tt_fail(c, FV_E_TT_BAD_ARGUMENT, offset);
     c->ip = tt_add(c->ip, offset);
+    FV_TESTCASE(c->ip == 0); /* to the program's first byte */
+    FV_TESTCASE(c->call_top > 0 && c->ip == (int64_t)c->calls[c->call_top - 1].def->end);
     if (c->ip < 0 ||
         (c->call_top > 0 && c->ip > (int64_t)c->calls[c->call_top - 1].def->end))
         return tt_fail(c, FV_E_TT_BAD_ARGUMENT, offset);
@@ -214,6 +217,8 @@ static fv_status idef(tt_ctx *c, int64_t *args)
 
 static fv_status call(tt_ctx *c, const tt_def *def, int64_t count)
 {
+    FV_TESTCASE(c->call_top + 1 == TT_MAX_CALL_DEPTH); /* the deepest call allowed */
+    FV_TESTCASE(c->call_top == TT_MAX_CALL_DEPTH);     /* one deeper */
     if (c->call_top >= TT_MAX_CALL_DEPTH)
         return tt_fail(c, FV_E_TT_NESTING, c->call_top);
     tt_frame *f = &c->calls[c->call_top];

@@ -201,8 +201,9 @@ TT_HANDLER(SHC)
         limit = c->zp2->n_points;
     else
         limit = (uint32_t)c->zp2->contours[contour] + 1;
-    if (limit > c->zp2->n_points)
-        limit = c->zp2->n_points; /* fontvm: contours are validated; defensive */
+    /* The glyph loader keeps every contour end below the zone's points. */
+    if (FV_NEVER(limit > c->zp2->n_points))
+        limit = c->zp2->n_points;
     if (start < limit && (st = tt_spend(c, limit - start)) != FV_OK)
         return st;
     for (uint32_t i = start; i < limit; i++)
@@ -235,7 +236,7 @@ TT_HANDLER(SHZ)
         limit = (uint32_t)c->zp2->contours[c->zp2->n_contours - 1] + 1;
     else
         limit = 0;
-    if (limit > c->zp2->n_points)
+    if (FV_NEVER(limit > c->zp2->n_points)) /* as in SHC */
         limit = c->zp2->n_points;
     if ((st = tt_spend(c, limit)) != FV_OK)
         return st;
@@ -457,6 +458,8 @@ TT_HANDLER(MIRP)
     uint32_t p, rp0;
     fv_status st = FV_OK;
     /* COMPAT(freetype): CVT index -1 reads as 0. */
+    FV_TESTCASE(cvt_entry == 0);
+    FV_TESTCASE(cvt_entry == c->cvt_size); /* the last entry */
     if (cvt_entry >= (uint64_t)c->cvt_size + 1) {
         st = tt_soft(c, FV_E_TT_INVALID_CVT, args[1]);
         goto done;
@@ -651,7 +654,8 @@ static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32
 {
     if (p1 > p2)
         return;
-    if (ref1 >= z->n_points || ref2 >= z->n_points)
+    /* Both references and p2 are at most a contour's end (IUP). */
+    if (FV_NEVER(ref1 >= z->n_points || ref2 >= z->n_points || p2 >= z->n_points))
         return;
     int64_t orus1 = *coord(&z->orus[ref1], ax), orus2 = *coord(&z->orus[ref2], ax);
     if (orus1 > orus2) {
@@ -668,7 +672,7 @@ static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32
     int trivial = cur1 == cur2 || orus1 == orus2;
     int64_t scale = 0;
     int scale_valid = 0;
-    for (uint32_t i = p1; i <= p2 && i < z->n_points; i++) {
+    for (uint32_t i = p1; i <= p2; i++) {
         int64_t x = *coord(&z->org[i], ax);
         if (x <= org1)
             x = tt_add(x, d1);
@@ -718,7 +722,8 @@ TT_HANDLER(IUP)
     for (uint32_t contour = 0; contour < z->n_contours; contour++) {
         uint32_t end = z->contours[contour];
         uint32_t first = point;
-        if (end >= z->n_points)
+        /* The glyph loader keeps every contour end below the zone's points. */
+        if (FV_NEVER(end >= z->n_points))
             end = z->n_points - 1;
         while (point <= end && (z->tags[point] & mask) == 0)
             point++;

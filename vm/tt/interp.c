@@ -227,6 +227,8 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         c->length = length;
         uint16_t effect = tt_stack_effects[op];
         uint32_t pops = tt_pops_of(effect), top = c->top, first_arg;
+        FV_TESTCASE(top == pops);     /* exactly the arguments needed */
+        FV_TESTCASE(top + 1 == pops); /* one missing */
         if (FV_LIKELY(top >= pops))
             first_arg = top - pops;
         else {
@@ -248,6 +250,8 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
          * (tt_diff finding F-23). */
         if (FV_UNLIKELY(op == TT_OP_GETVARIATION))
             new_top = c->var_axes ? first_arg + c->var_axes : c->new_top;
+        FV_TESTCASE(new_top == c->stack_size);     /* the stack exactly full */
+        FV_TESTCASE(new_top == c->stack_size + 1); /* one past it */
         if (FV_UNLIKELY(new_top > c->stack_size))
             return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);
         c->args = first_arg;
@@ -295,6 +299,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             trace_emit(c, pc, op, range_before, top);
         if (FV_UNLIKELY(++ins_counter > TT_MAX_RUNNABLE_OPCODES))
             return tt_fail(c, FV_E_TT_EXEC_BUDGET, ins_counter);
+        FV_TESTCASE(c->budget.left == 1); /* the budget's last step */
         if (FV_UNLIKELY(--c->budget.left < 0))
             return tt_budget_fail(c, FV_E_BUDGET_STEPS);
         if (FV_UNLIKELY((uint64_t)c->ip >= c->code.len)) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "common/budget.h"
+#include "common/check.h"
 #include "common/compat.h"
 #include "common/fixed.h"
 #include "common/mem.h"

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/check.h"
 #include "common/reader.h"
 #include "fontvm/error.h"
 
@@ -114,6 +115,8 @@ static inline uint32_t tt_insn_length(const uint8_t *code, uint64_t len, uint64_
         n = 1 + (uint64_t)code[pc + 1] * (code[pc] == TT_OP_NPUSHW ? 2u : 1u);
     }
     n += 1;
+    FV_TESTCASE(n == len - pc);     /* the inline data ends exactly at the code's end */
+    FV_TESTCASE(n == len - pc + 1); /* one byte short */
     return n <= len - pc ? (uint32_t)n : 0;
 }
 

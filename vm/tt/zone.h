@@ -11,6 +11,8 @@
  * tt_point_ref. */
 static inline int tt_point_get(const tt_zone *z, uint64_t idx, uint32_t *p)
 {
+    FV_TESTCASE(idx + 1 == z->n_points); /* the zone's last point */
+    FV_TESTCASE(idx == z->n_points);     /* the first past it */
     if (FV_LIKELY(idx < z->n_points)) {
         *p = (uint32_t)idx;
         return 1;
