@@ -3,9 +3,14 @@
  * arrays), and the check every slot link gets in every build (an engine
  * invariant, so the test breaks it by hand).  Shaping uses graphite2's
  * test font small.ttf. */
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
@@ -99,13 +104,38 @@ static void test_inconsistent_arrays_refused(void **state)
     assert_non_null(strstr(err.detail, "code points"));
 }
 
+/* Runs a scenario that breaks an engine invariant by hand.  The builds that
+ * trap on a broken invariant (FV_CHECKS_TRAP: debug, ASan, coverage,
+ * fuzzing; vm/common/check.h) must die on it, so it runs in a child process
+ * that the trap has to kill.  Release builds take the defensive branch, and
+ * the scenario checks its result here. */
+static void broken_invariant(void (*scenario)(void))
+{
+#if FV_CHECKS_TRAP
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGILL, SIG_DFL); /* the default action, not cmocka's handler */
+        signal(SIGTRAP, SIG_DFL);
+        scenario();
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_true(WTERMSIG(status) == SIGILL || WTERMSIG(status) == SIGTRAP);
+#else
+    scenario();
+#endif
+}
+
 /* A link outside the pool (which only an engine bug could write) is caught
  * by grv_link in every build: the walk gets the spare slot, whose links
  * end it, and the segment reports gr_slot_link with the index.  Under ASan
  * an unchecked index here would be a heap overflow. */
-static void test_bad_link_caught(void **state)
+static void bad_link_walked(void)
 {
-    (void)state;
     gr_fixture f;
     gr_fixture_init(&f);
     const uint16_t gids[] = {1, 2, 3};
@@ -127,11 +157,16 @@ static void test_bad_link_caught(void **state)
     gr_fixture_free(&f);
 }
 
-/* NEXT in rule code follows the current slot's link: the same check when
- * the second NEXT follows the bad one. */
-static void test_bad_link_in_machine(void **state)
+static void test_bad_link_caught(void **state)
 {
     (void)state;
+    broken_invariant(bad_link_walked);
+}
+
+/* NEXT in rule code follows the current slot's link: the same check when
+ * the second NEXT follows the bad one. */
+static void bad_link_in_machine(void)
+{
     gr_fixture f;
     gr_fixture_init(&f);
     const uint16_t gids[] = {1, 2};
@@ -143,6 +178,12 @@ static void test_bad_link_in_machine(void **state)
     assert_int_equal(grv_link_status(&f.seg, &err), FV_E_GR_SLOT_LINK);
     assert_int_equal(err.index, -7);
     gr_fixture_free(&f);
+}
+
+static void test_bad_link_in_machine(void **state)
+{
+    (void)state;
+    broken_invariant(bad_link_in_machine);
 }
 
 int main(void)
