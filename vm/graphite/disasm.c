@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include "graphite/disasm.h"
-#include "graphite/grv.h"
+#include "graphite/face.h"
+#include "graphite/segment.h"
 #include "sfnt/font.h"
 
 /* Slot attribute names as the Graphite documentation writes them

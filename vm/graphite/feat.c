@@ -1,7 +1,7 @@
 /* Feat: the font's features (GTF "Feat"; versions 1.0 and 2.0+). */
 #include <string.h>
 
-#include "graphite/grv.h"
+#include "graphite/face.h"
 
 fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
 {

@@ -3,7 +3,7 @@
  * the engine needs from hmtx and the glyf headers. */
 #include <string.h>
 
-#include "graphite/grv.h"
+#include "graphite/face.h"
 
 #define GLAT_FAIL(tag, off, msg) \
     do { st = sfnt_fail(err, FV_E_GR_BAD_GLAT, (tag), (off), (msg)); goto done; } while (0)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/compat.h"
-#include "graphite/grv.h"
+#include "graphite/machine.h"
 
 /* graphite2 pushes this for PushVersion (the rule-language version it runs). */
 #define GRV_ENGINE_VERSION 0x00030000

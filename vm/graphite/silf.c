@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/compat.h"
-#include "graphite/grv.h"
+#include "graphite/machine.h"
 
 #define SILF_FAIL(off, msg) \
     do { st = sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, (off), (msg)); goto fail; } while (0)

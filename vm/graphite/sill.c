@@ -1,5 +1,5 @@
 /* Sill: per-language feature defaults (GTF "Sill"). */
-#include "graphite/grv.h"
+#include "graphite/face.h"
 
 fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
 {

@@ -4,9 +4,10 @@
  * count going negative or past the machine's depth, class/attribute/feature/
  * metric indexes out of range, ContextItem skips leaving the code or nesting,
  * slot references outside the rule, and code that does not end in a return. */
+#include <stdio.h>
 #include <string.h>
 
-#include "graphite/grv.h"
+#include "graphite/machine.h"
 
 static fv_status vfail(const grv_verify_ctx *ctx, fv_error *err, fv_status kind, uint32_t pc,
                        int opcode, int64_t index, grv_code code, const char *detail)

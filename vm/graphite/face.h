@@ -1,0 +1,184 @@
+/* The parsed Graphite face: the Silf subtable (passes, rules and their
+ * code, classes, pseudo-glyphs), glyph metrics and Glat/Gloc attributes with
+ * the collision octaboxes, Feat features and Sill languages; the loaders
+ * (silf.c, glat.c, feat.c, sill.c) and the face-level lookups.  See grv.h
+ * for how the engine's headers fit together. */
+#ifndef FV_GRAPHITE_FACE_H
+#define FV_GRAPHITE_FACE_H
+
+#include <stdint.h>
+
+#include "common/mem.h"
+#include "common/reader.h"
+#include "fontvm/error.h"
+#include "fontvm/graphite.h"
+#include "graphite/opcodes.h"
+#include "sfnt/sfnt.h"
+
+/* ---- limits of what a face may hold (graphite2 1.3.14's values in the
+ * comments) ---- */
+#define GRV_MAX_PASSES 128        /* passes per Silf subtable we accept (u8 count) */
+#define GRV_MAX_JLEVELS 4         /* justification levels kept per slot (fonts use 1) */
+/* Bytes an LZ4-compressed Silf or Glat table may expand to.  graphite2
+ * takes any size its 27-bit field holds (128 MB) and so did fontvm, up to
+ * the font's memory cap; the largest in the default corpus is Awami
+ * Nastaliq's Silf, 1,331,103 bytes (from 167,035). */
+#define GRV_BUDGET_TABLE_BYTES (32u * 1024u * 1024u)
+
+/* A piece of rule code (a sub-span of the Silf subtable). */
+typedef struct grv_code {
+    fv_span code;
+    uint32_t offset;   /* offset of the code inside the Silf subtable */
+    /* Action code only: where graphite2's loader puts a temporary copy of
+     * the current slot into the rule map (before the opcode at each of
+     * these code offsets, ascending), so that later reads of that map entry
+     * see the slot as it was; NULL/0 for none (see silf.c plan_copies). */
+    const uint32_t *copies;
+    uint32_t num_copies;
+    /* The decoded form the machine runs (grv_compile); NULL until then. */
+    grv_insn *insns;
+    uint32_t num_insns;   /* including the final GRV_XOP_END and GRV_XOP_BAD */
+} grv_code;
+
+typedef struct grv_rule {
+    uint16_t sort;        /* number of slots the rule spans (incl. pre-context) */
+    uint8_t pre_context;
+    grv_code constraint;  /* empty: always true */
+    grv_code action;
+    uint8_t deletes;      /* action contains Delete or makes temporary copies:
+                           * collect garbage after it */
+} grv_rule;
+
+typedef struct grv_pass {
+    uint8_t flags, max_rule_loop, max_rule_context, max_backup;
+    uint8_t num_coll_runs, kern_colls, reverse_dir, collision_threshold;
+    uint16_t num_rules, num_rows, num_transitional, num_success, num_columns;
+    uint16_t min_pre, max_pre;
+    uint32_t num_cols_glyphs;   /* entries in cols */
+    uint16_t *cols;             /* glyph -> column, 0xFFFF = none */
+    uint16_t *trans;            /* num_transitional * num_columns */
+    uint16_t *start_states;     /* max_pre - min_pre + 1 */
+    uint32_t *state_rule_off;   /* num_success + 1 offsets into state_rules */
+    uint16_t *state_rules;      /* per success state, sorted by (sort desc, index asc) */
+    grv_rule *rules;
+    grv_code pass_constraint;
+} grv_pass;
+
+typedef struct grv_pseudo {
+    uint32_t unicode;
+    uint16_t gid;
+} grv_pseudo;
+
+typedef struct grv_silf {
+    uint32_t version;       /* Silf table version */
+    uint32_t rule_version;
+    uint16_t max_glyph_id;
+    uint8_t num_passes, i_subst, i_pos, i_just, i_bidi, flags;
+    uint8_t attr_pseudo, attr_break, attr_dir, attr_mirror, attr_skip_passes;
+    uint8_t num_jlevels;
+    uint8_t jattr[GRV_MAX_JLEVELS][4]; /* per level: stretch, shrink, step, weight attrs */
+    uint16_t num_lig_comp;
+    uint8_t num_user, max_comp_per_lig, direction, attr_collisions;
+    uint16_t lb_gid;
+    uint16_t num_pseudo;
+    grv_pseudo *pseudos;
+    uint16_t num_classes, num_linear;
+    uint32_t *class_off;     /* num_classes + 1, in u16 units into class_data */
+    uint16_t *class_data;
+    uint32_t class_data_len;
+    grv_pass *passes;
+    fv_span data;            /* the (decompressed) subtable */
+} grv_silf;
+
+typedef struct grv_feature {
+    uint32_t id;
+    uint16_t flags, label;
+    uint16_t num_settings;
+    int16_t *setting_values;
+    uint16_t *setting_labels;
+    uint32_t max_value;
+    int32_t default_value;
+} grv_feature;
+
+typedef struct grv_lang {
+    uint32_t tag;
+    uint16_t num_settings;
+    uint32_t *feat_ids;
+    int16_t *values;
+} grv_lang;
+
+/* Per-glyph data: metrics from hmtx/glyf and Graphite attributes from Glat. */
+typedef struct grv_glyph {
+    uint16_t advance;
+    int16_t x_min, y_min, x_max, y_max;
+} grv_glyph;
+
+/* Glat v3 collision octabox of one glyph (GDL manual, "Collision
+ * avoidance": the glyph's bounding box cut by the two diagonal bounds, and
+ * up to 16 sub-boxes of a 4x4 grid, each with its own diagonal bounds).
+ * The file stores each edge as a fraction n/255 of the glyph's bounding box
+ * (x/y) or of its diagonal extent (x+y "sum" and x-y "diff"); these are
+ * the edges in font units. */
+typedef struct grv_slant {
+    float si, sa, di, da;  /* x+y min/max, x-y min/max */
+} grv_slant;
+
+typedef struct grv_subbox {
+    float xi, xa, yi, ya;
+    grv_slant sl;
+} grv_subbox;
+
+typedef struct grv_octabox {
+    grv_slant sl;          /* the glyph's overall diagonal bounds */
+    uint32_t first_sub;    /* index into fv_gr_face.subboxes */
+    uint8_t num_subs;
+    uint8_t present;       /* 0: no octabox (slant bounds all 0) */
+} grv_octabox;
+
+struct fv_gr_face {
+    fv_font *font;
+    fv_mem *mem;
+    const sfnt_font *sfnt;
+    uint32_t num_glyphs;          /* maxp glyph count */
+    uint16_t upem;
+    int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
+    grv_glyph *glyphs;            /* num_glyphs */
+    uint16_t num_attrs;           /* from Gloc */
+    int16_t *attrs;               /* num_glyphs * num_attrs, dense */
+    grv_octabox *octaboxes;       /* num_glyphs, Glat v3 only (else NULL) */
+    uint8_t collision_boxes;      /* Glat version >= 3.0 read as signed: collisions usable */
+    grv_subbox *subboxes;
+    uint32_t num_subboxes;
+    uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */
+    /* The cmap's answer for every BMP code point (sfnt_cmap_fill_bmp), so
+     * that shaping does not search the cmap per character; NULL when the
+     * subtable is not in the form the one-walk fill needs (then each
+     * character is looked up). */
+    uint16_t *cmap_bmp;
+    grv_silf silf;
+    uint16_t num_features;
+    grv_feature *features;
+    uint16_t num_langs;
+    grv_lang *langs;
+    fv_gr_trace_fn trace;
+    void *trace_user;
+    uint64_t *op_counts;
+};
+
+/* ---- loading (silf.c, glat.c, feat.c, sill.c, face.c) ---- */
+fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err);
+void grv_silf_free(fv_gr_face *face);
+fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err);
+fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err);
+fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err);
+void grv_feat_free(fv_gr_face *face);
+fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv_span *out,
+                        fv_error *err);
+fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
+fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err);
+/* Face-level lookups (segment.c, silf.c). */
+int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);
+int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index);
+int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid);
+
+#endif
