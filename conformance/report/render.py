@@ -319,12 +319,12 @@ _MACHINE_STATUS = None
 
 def _machine_statuses():
     """Graphite machine status number -> words, from the enum in
-    vm/graphite/grv.h (GRV_DIED_EARLY -> "died early"), so the report
+    vm/graphite/machine.h (GRV_DIED_EARLY -> "died early"), so the report
     follows the engine's own list."""
     global _MACHINE_STATUS
     if _MACHINE_STATUS is None:
         _MACHINE_STATUS = {}
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vm", "graphite", "grv.h")
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vm", "graphite", "machine.h")
         try:
             with open(path, encoding="utf-8") as f:
                 body = re.search(r"typedef enum grv_status \{(.*?)\}", f.read(), re.S)

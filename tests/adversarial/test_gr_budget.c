@@ -1,5 +1,5 @@
 /* Graphite fonts built to do the most work graphite2 allows (gr_bombs.h),
- * each shaped by fontvm under its work budget (vm/graphite/grv.h,
+ * each shaped by fontvm under its work budget (vm/graphite/segment.h,
  * "work budget of a segment").  Each test asserts the named result and a
  * step bound (deterministic); the release build also asserts that a
  * 100-character segment finishes within 100 ms (README.md, "Hardening").
