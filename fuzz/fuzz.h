@@ -34,6 +34,24 @@
 extern "C" {
 #endif
 
+/* The most work one unit of an input took, in the VMs' budget steps
+ * (vm/common/budget.h, vm/graphite/grv.h), with the budget that unit had:
+ * for the slow-input hunt (scripts/fuzz --hunt-slow, fvfuzz-replay
+ * --work). */
+typedef enum fvfuzz_work_kind {
+    FVFUZZ_WORK_TT_LOAD = 0, /* one TrueType glyph load (all its components) */
+    FVFUZZ_WORK_TT_RUN,      /* one fpgm or prep run */
+    FVFUZZ_WORK_GR_SEGMENT,  /* one Graphite segment */
+    FVFUZZ_WORK_GR_PASS,     /* one pass of a segment */
+    FVFUZZ_WORK_KINDS
+} fvfuzz_work_kind;
+
+typedef struct fvfuzz_work {
+    uint64_t steps[FVFUZZ_WORK_KINDS];  /* the most of any unit of the kind */
+    uint64_t budget[FVFUZZ_WORK_KINDS]; /* that unit's budget */
+    uint64_t stopped[FVFUZZ_WORK_KINDS]; /* units a budget stopped */
+} fvfuzz_work;
+
 /* Per-run options chosen by the driver (never by the input). */
 typedef struct fvfuzz_ctx {
     /* Replay only: print the VM's instruction trace and the final error to
@@ -46,6 +64,8 @@ typedef struct fvfuzz_ctx {
     uint64_t *tt_opcodes;
     /* The same for the Graphite targets (256 entries, opcode byte). */
     uint64_t *gr_opcodes;
+    /* Replay only (--work): the work the input's costliest units took. */
+    fvfuzz_work *work;
 } fvfuzz_ctx;
 
 typedef int (*fvfuzz_fn)(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size);
@@ -118,6 +138,16 @@ void fvfuzz_alloc_init(fvfuzz_alloc *fa, uint16_t cfg);
 /* Aborts (fvfuzz_fail) when anything allocated through fa is still live. */
 void fvfuzz_alloc_check_clean(const fvfuzz_alloc *fa, const char *target);
 
+/* Records that one unit of kind `kind` took `steps` of its `budget`
+ * (stopped: a budget stopped it, steps is then the budget).  Adds to
+ * ctx->work when set, and when the environment has FVFUZZ_HUNT_SLOW set
+ * (scripts/fuzz --hunt-slow) also marks a libFuzzer extra counter for the
+ * kind and the step count's magnitude (half-octave buckets), so that an
+ * input reaching a new magnitude of work counts as new coverage and is
+ * kept: the step counts become the fuzzing signal. */
+void fvfuzz_note_work(const fvfuzz_ctx *ctx, fvfuzz_work_kind kind, uint64_t steps,
+                      uint64_t budget, int stopped);
+
 /* Prints an fv_error as one line to ctx->log when ctx->log is set. */
 void fvfuzz_log_error(const fvfuzz_ctx *ctx, const char *what, const fv_error *err);
 
@@ -144,7 +174,7 @@ void fvfuzz_planted_overread(size_t n);
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                    \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                     \
     {                                                                                \
-        static const fvfuzz_ctx quiet = {0, NULL, NULL, NULL};                             \
+        static const fvfuzz_ctx quiet = {0, NULL, NULL, NULL, NULL};                       \
         return fvfuzz_entry(&fvfuzz_target_##name, &quiet, data, size);             \
     }
 #endif

@@ -1,10 +1,59 @@
 /* Support shared by every fuzz target: entry, trailer parsing, the failing
- * allocator.  No global mutable state: the allocator lives in each run. */
+ * allocator, the work record of the slow-input hunt.  No global mutable
+ * state in a run: the allocator lives in each run; the hunt's counters
+ * below are the engine's (libFuzzer clears them before every run). */
 #include "fuzz.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Half-octave buckets of a step count: 2 per power of two, 0 for 0. */
+#define FVFUZZ_WORK_BUCKETS 80
+
+/* libFuzzer's extra counters (a section it reads as coverage after every
+ * run, and clears before the next; elsewhere it is plain unused data). */
+#if defined(__clang__) && defined(__linux__)
+__attribute__((used, section("__libfuzzer_extra_counters")))
+#endif
+static uint8_t fvfuzz_work_counters[FVFUZZ_WORK_KINDS][FVFUZZ_WORK_BUCKETS];
+
+static unsigned work_bucket(uint64_t steps)
+{
+    if (steps == 0)
+        return 0;
+    unsigned log2 = 63u - (unsigned)__builtin_clzll(steps);
+    unsigned half = log2 > 0 && ((steps >> (log2 - 1)) & 1u);
+    unsigned b = 1 + 2 * log2 + half;
+    return b < FVFUZZ_WORK_BUCKETS ? b : FVFUZZ_WORK_BUCKETS - 1;
+}
+
+void fvfuzz_note_work(const fvfuzz_ctx *ctx, fvfuzz_work_kind kind, uint64_t steps,
+                      uint64_t budget, int stopped)
+{
+    if ((unsigned)kind >= FVFUZZ_WORK_KINDS)
+        return;
+    if (ctx->work != NULL) {
+        fvfuzz_work *w = ctx->work;
+        /* the unit closest to its budget (budgets differ per segment) */
+        if (budget > 0 && (w->budget[kind] == 0 || (double)steps / (double)budget >
+                                                       (double)w->steps[kind] / (double)w->budget[kind])) {
+            w->steps[kind] = steps;
+            w->budget[kind] = budget;
+        }
+        w->stopped[kind] += stopped != 0;
+    }
+    /* Read once: whether this process hunts slow inputs. */
+    static int hunting = -1;
+    if (hunting < 0)
+        hunting = getenv("FVFUZZ_HUNT_SLOW") != NULL;
+    if (hunting) {
+        /* every bucket up to this one: a larger count is a superset */
+        unsigned b = stopped ? FVFUZZ_WORK_BUCKETS - 1 : work_bucket(steps);
+        for (unsigned k = 0; k <= b; k++)
+            fvfuzz_work_counters[kind][k] = 1;
+    }
+}
 
 void fvfuzz_fail(const char *target, const char *fmt, ...)
 {

@@ -27,11 +27,12 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "fuzz.h"
-#include "gr_compare.h"
 #include "gr_diff_font.h" /* generated: fvfuzz_gr_diff_font[], _len */
 #include "graphite/grv.h"
 #include "mutator/mutator.h"
 #include "sfnt/sfnt.h"
+#define FVFUZZ_DIFF_REPORT_GR 1
+#include "support/diff_report.h"
 #include "support/gr_trace.h"
 
 #define GR_DIFF_TRAILER 16
@@ -92,29 +93,6 @@ static size_t find_spans(const uint8_t *font, size_t size, span *out, uint32_t *
     fv_gr_face_free(face);
     fv_font_close(f);
     return n;
-}
-
-static void print_run(const char *who, const grc_run *r)
-{
-    if (!r->ok) {
-        fprintf(stderr, "  %-9s error: %s\n", who, r->error);
-        return;
-    }
-    /* Everything grc_compare_gr compares is printed: the segment advance
-     * (both axes), each slot's gid, origin, char range (b..a) and
-     * attachment (^parent), and the char table. */
-    fprintf(stderr, "  %-9s %zu slots, advance (%.2f,%.2f):", who, r->num_glyphs, r->advance_x,
-            r->advance_y);
-    for (size_t i = 0; i < r->num_glyphs && i < 16; i++) {
-        fprintf(stderr, " %u@(%.2f,%.2f)[%d..%d]", r->glyphs[i].gid, r->glyphs[i].x,
-                r->glyphs[i].y, r->glyphs[i].before, r->glyphs[i].after);
-        if (r->glyphs[i].attached_to >= 0)
-            fprintf(stderr, "^%d", r->glyphs[i].attached_to);
-    }
-    fprintf(stderr, "\n  %-9s chars (before..after slot):", "");
-    for (size_t i = 0; i < r->num_chars && i < 16; i++)
-        fprintf(stderr, " %d..%d", r->chars[i].before, r->chars[i].after);
-    fprintf(stderr, "\n");
 }
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
@@ -186,8 +164,8 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         for (size_t i = 0; i < tlen; i++)
             fprintf(stderr, " U+%04X", text[i]);
         fprintf(stderr, "\n");
-        print_run("graphite2", &ref);
-        print_run("fontvm", &sub);
+        fvfuzz_report_gr_run("graphite2", &ref);
+        fvfuzz_report_gr_run("fontvm", &sub);
         fvfuzz_fail("gr_diff", "%s (report above)", grc_status_name(d.status));
     }
     grc_run_free(&ref);

@@ -10,6 +10,7 @@
 #include "fontvm/fontvm.h"
 #include "fontvm/graphite.h"
 #include "fuzz.h"
+#include "graphite/grv.h"
 #include "support/gr_trace.h"
 
 #define GR_FONT_TRAILER 8
@@ -52,7 +53,16 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         /* Justification to 50..177% of the natural width for 1 input in 8. */
         req.justify_percent = (flags & 0x38) == 0x38 ? (float)(50 + (flags >> 1)) : 0.0f;
         fv_gr_segment *seg = NULL;
-        if (fv_gr_shape(face, &req, &seg, &err) == FV_OK) {
+        fv_status st = fv_gr_shape(face, &req, &seg, &err);
+        uint64_t seg_budget = grv_budget_segment_steps((uint32_t)n),
+                 pass_budget = grv_budget_pass_steps((uint32_t)n);
+        if (st == FV_OK) {
+            fvfuzz_note_work(ctx, FVFUZZ_WORK_GR_SEGMENT, seg->steps, seg_budget, 0);
+            fvfuzz_note_work(ctx, FVFUZZ_WORK_GR_PASS, seg->max_pass_steps, pass_budget, 0);
+        } else if (fv_status_is_budget(err.kind)) {
+            fvfuzz_note_work(ctx, FVFUZZ_WORK_GR_SEGMENT, seg_budget, seg_budget, 1);
+        }
+        if (st == FV_OK) {
             double sum = seg->advance_x + seg->advance_y;
             for (size_t i = 0; i < seg->num_slots; i++)
                 sum += seg->slots[i].gid + seg->slots[i].x + seg->slots[i].y +

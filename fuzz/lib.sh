@@ -17,7 +17,7 @@ fvfuzz_need_tools() {
             fv_cannot_run "missing ${t%%:*} (Debian package ${t#*:}; scripts/test installs every package the project needs)"
     done
 }
-FVFUZZ_TARGETS_ALL="sfnt tt_program tt_font tt_diff gr_code gr_font gr_diff"
+FVFUZZ_TARGETS_ALL="sfnt tt_program tt_font tt_diff tt_font_diff gr_code gr_font gr_diff gr_font_diff gr_text_diff"
 
 # fvfuzz_build PRESET DIR [TARGET...] [-- CMAKE-ARGS...]: configures (once)
 # and builds a preset into DIR.

@@ -18,6 +18,11 @@ Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
              trailers describing each font's maxp; hand-written programs
   gr_font    small Graphite fonts with a few texts
   tt_diff    the tt_program seeds up to its 16 KiB input cap
+  tt_font_diff the tt_font seeds up to its 64 KiB input cap
+  gr_font_diff the gr_font seeds up to its 512 KiB input cap
+  gr_text_diff lines of corpus/texts in each embedded font's script, with
+             feature, language, joiner and repeat trailers; a mixed-script
+             line and one of font-mapped (U+E000..) units
   gr_diff    hand-written actions and the base font's own, in each rule span
   gr_code    hand-written rule code, and the rule code of every pass of the
              corpus Graphite fonts (constraints and actions)
@@ -37,8 +42,8 @@ FONT_DIRS = ["/usr/share/fonts/truetype/" + d for d in
 GRAPHITE_TEST_FONTS = os.path.join(ROOT, "corpus", "peer", "graphite2", "fonts")
 
 # Per-target trailer lengths; must match the TRAILER constants in fuzz/*.c.
-TRAILER = {"sfnt": 4, "tt_font": 8, "tt_program": 16, "tt_diff": 16,
-           "gr_font": 8, "gr_code": 16, "gr_diff": 16}
+TRAILER = {"sfnt": 4, "tt_font": 8, "tt_program": 16, "tt_diff": 16, "tt_font_diff": 8,
+           "gr_font": 8, "gr_code": 16, "gr_diff": 16, "gr_font_diff": 8, "gr_text_diff": 8}
 
 # Caps keeping the committed seeds small.
 FONTS_PER_FAMILY_DIR = 4      # regular-ish fonts taken from each directory
@@ -47,6 +52,14 @@ GLYPH_PROGRAMS_PER_FONT = 6   # per-glyph programs extracted per font
 MAX_SEED_BYTES = 64 * 1024    # a seed larger than this is skipped
 GR_FONT_MAX_INPUT = 1 << 20   # fuzz/gr_font.c's cap, for the collision-font seeds
 TT_DIFF_MAX_INPUT = 16 * 1024 # fuzz/tt_diff.c
+TT_FONT_DIFF_MAX_INPUT = 64 * 1024    # fuzz/tt_font_diff.c
+GR_FONT_DIFF_MAX_INPUT = 512 * 1024   # fuzz/gr_font_diff.c
+# fuzz/gr_text_diff.c: its embedded fonts in order (FVFUZZ_GR_TEXT_FONTS in
+# fuzz/CMakeLists.txt), each with a text file of its script and direction.
+GR_TEXT_DIFF_FONTS = (("padauk", "myanmar.txt", 0), ("awami", "urdu.txt", 1),
+                      ("scheherazade", "arabic.txt", 1), ("charis", "latin.txt", 0))
+GR_TEXT_DIFF_LINES = 4        # lines per font
+GR_TEXT_DIFF_CHARS = 60       # characters kept of a line (the target repeats them)
 
 
 # ---------------------------------------------------------------- sfnt I/O
@@ -653,6 +666,30 @@ def generate():
                 if n < MAX_GR_PIECES_PER_FONT:
                     S.add("gr_code", "%s-p%d-a%d" % (label, k, j), a + gr_code_trailer(b"", ptype, sort=16, pre=0, slots=20, flags=0x20))
                     n += 1
+    # tt_font_diff and gr_font_diff take tt_font's and gr_font's layouts:
+    # the same seeds, within their caps.
+    for target, source, cap in (("tt_font_diff", "tt_font", TT_FONT_DIFF_MAX_INPUT),
+                                ("gr_font_diff", "gr_font", GR_FONT_DIFF_MAX_INPUT)):
+        for name, data in sorted(S.files.get(source, {}).items()):
+            if len(data) <= cap:
+                S.files.setdefault(target, {})[name] = data
+    # gr_text_diff: [text: u16 units][trailer 8] (fuzz/gr_text_diff.c):
+    # font, flags (rtl, joiner), feature A and value, feature B and value,
+    # language, repeats.
+    texts = os.path.join(ROOT, "corpus", "texts")
+    for k, (font, fname, rtl) in enumerate(GR_TEXT_DIFF_FONTS):
+        with open(os.path.join(texts, fname), encoding="utf-8") as fh:
+            lines = [ln.strip() for ln in fh if ln.strip() and not ln.startswith("#")]
+        for i, line in enumerate(lines[:GR_TEXT_DIFF_LINES]):
+            units = b"".join(struct.pack(">H", ord(c)) for c in line[:GR_TEXT_DIFF_CHARS]
+                             if ord(c) <= 0xFFFF)
+            tr = bytes([k, rtl | (i % 4) << 1, i % 3, i, 0, 0, i % 2, i])
+            S.add("gr_text_diff", "%s-l%d" % (font, i), units + tr)
+        mixed = "a\u1000 \u0645\u0648 12, \u200d\u0301!"
+        units = b"".join(struct.pack(">H", ord(c)) for c in mixed)
+        S.add("gr_text_diff", "%s-mixed" % font, units + bytes([k, rtl, 1, 0x81, 2, 1, 1, 2]))
+        mapped = b"".join(struct.pack(">H", 0xE000 + 7 * j) for j in range(24))
+        S.add("gr_text_diff", "%s-mapped" % font, mapped + bytes([k, rtl, 0, 0, 0, 0, 0, 1]))
     return S
 
 
@@ -677,7 +714,7 @@ def main():
             with open(os.path.join(d, name), "wb") as fh:
                 fh.write(data)
             total += len(data)
-        print("%-10s %4d seeds %8d bytes" % (target, len(files), sum(map(len, files.values()))))
+        print("%-12s %4d seeds %8d bytes" % (target, len(files), sum(map(len, files.values()))))
     if args.check:
         if changed:
             print("seeds differ for: " + " ".join(changed))

@@ -9,15 +9,22 @@
  * parent directory's parent.  Directories are replayed file by file (one
  * level, skipping *.note files).  Exit status 0 when every file ran.
  *
+ * --work: one line per input on stdout with its wall time and the most
+ * budget steps any one unit took (glyph load, fpgm/prep run, segment,
+ * pass) of that unit's budget; scripts/fuzz --hunt-slow ranks inputs by it.
+ *
  * --skip-open: in directories, skip the regression cases whose note starts
  * with "OPEN" (a finding in a part of the library not fixed yet, listed in
  * fuzz/FINDINGS.md); ctest replays each of those separately and expects it
  * to fail, so the fix is noticed. */
+/* clock_gettime (POSIX) under -std=c11 */
+#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fuzz.h"
 
@@ -93,7 +100,28 @@ static int replay_file(const char *path, const fvfuzz_target *forced, const fvfu
         return 1;
     }
     fprintf(stderr, "fvfuzz-replay: %s: %s (%zu bytes)\n", t->name, path, len);
+    if (ctx->work == NULL) {
+        fvfuzz_entry(t, ctx, data, len);
+        free(data);
+        return 0;
+    }
+    /* --work: one line per input with its costliest units and its time */
+    memset(ctx->work, 0, sizeof *ctx->work);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     fvfuzz_entry(t, ctx, data, len);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    static const char *const kinds[FVFUZZ_WORK_KINDS] = {"tt_load", "tt_run", "gr_segment",
+                                                          "gr_pass"};
+    printf("work %s bytes=%zu ms=%.3f", path, len, ms);
+    for (int k = 0; k < FVFUZZ_WORK_KINDS; k++)
+        if (ctx->work->budget[k] != 0 || ctx->work->stopped[k] != 0)
+            printf(" %s=%llu/%llu stopped=%llu", kinds[k],
+                   (unsigned long long)ctx->work->steps[k], (unsigned long long)ctx->work->budget[k],
+                   (unsigned long long)ctx->work->stopped[k]);
+    printf("\n");
+    fflush(stdout);
     free(data);
     return 0;
 }
@@ -199,9 +227,10 @@ static void print_opcodes(const char *vm, const uint64_t *counts, int n)
 int main(int argc, char **argv)
 {
     const fvfuzz_target *forced = NULL;
-    fvfuzz_ctx ctx = {0, stderr, NULL, NULL};
+    fvfuzz_ctx ctx = {0, stderr, NULL, NULL, NULL};
     int bad = 0, files = 0, i = 1, opcodes = 0, skip_open = 0;
     uint64_t tt_counts[256] = {0}, gr_counts[256] = {0};
+    fvfuzz_work work;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
             const char *name = argv[++i];
@@ -216,6 +245,8 @@ int main(int argc, char **argv)
             skip_open = 1;
         } else if (strcmp(argv[i], "--opcodes") == 0) {
             opcodes = 1;
+        } else if (strcmp(argv[i], "--work") == 0) {
+            ctx.work = &work;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             ctx.log = NULL;
         } else if (strcmp(argv[i], "--list") == 0) {
@@ -223,8 +254,11 @@ int main(int argc, char **argv)
                 printf("%s\n", targets[k]->name);
             return 0;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: %s [--target NAME] [--trace] [--opcodes] [--quiet] [--skip-open] FILE|DIR...\n"
-                   "       %s --list\n", argv[0], argv[0]);
+            printf("usage: %s [--target NAME] [--trace] [--opcodes] [--work] [--quiet] [--skip-open] FILE|DIR...\n"
+                   "       %s --list\n"
+                   "--work: per input, one line on stdout: its time and the most budget steps\n"
+                   "one unit took (tt_load, tt_run, gr_segment, gr_pass) of that unit's budget\n",
+                   argv[0], argv[0]);
             return 0;
         } else if (strcmp(argv[i], "--") == 0) {
             i++;

@@ -18,25 +18,12 @@
 #include "fontvm/fontvm.h"
 #include "fuzz.h"
 #include "mutator/mutator.h"
+#define FVFUZZ_DIFF_REPORT_TT 1
+#include "support/diff_report.h"
 #include "support/tt_run.h"
-#include "tt_compare.h"
 
 /* Smaller than tt_program's cap: every input runs two engines. */
 #define TT_DIFF_MAX_INPUT (16 * 1024)
-
-static void print_glyph(const char *who, const ttc_glyph *g, int32_t around)
-{
-    if (!g->loaded) {
-        fprintf(stderr, "  %-8s error: %s\n", who, g->error);
-        return;
-    }
-    fprintf(stderr, "  %-8s %u points, %u contours, advance %d\n", who, g->num_points,
-            g->num_contours, g->advance_x);
-    uint32_t from = around > 2 ? (uint32_t)around - 2 : 0;
-    for (uint32_t i = from; i < g->num_points && i < from + 5; i++)
-        fprintf(stderr, "    point %u: (%d, %d)%s\n", i, g->x[i], g->y[i],
-                g->on_curve[i] ? " on" : "");
-}
 
 static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int pedantic,
                    uint32_t gid, const ttc_glyph *ref, const ttc_glyph *sub, const ttc_diff *d,
@@ -53,16 +40,9 @@ static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int
     if (d->status == TTC_DIFFERENT && d->point >= 0)
         fprintf(stderr, "  first differing point %d: FreeType (%d, %d), fontvm (%d, %d)\n",
                 d->point, d->ref_xy[0], d->ref_xy[1], d->fontvm_xy[0], d->fontvm_xy[1]);
-    print_glyph("FreeType", ref, d->point);
-    print_glyph("fontvm", sub, d->point);
-    if (d->status == TTC_DIFFERENT && d->point >= 0) {
-        ttc_culprit c;
-        memset(&c, 0, sizeof c);
-        ttc_fv_culprit(fv, gid, (uint32_t)d->point, &c);
-        if (c.found)
-            fprintf(stderr, "  fontvm last moved it: %s glyph %u pc %u %s\n",
-                    fv_program_name(c.program), c.glyph, c.pc, c.mnemonic);
-    }
+    fvfuzz_report_tt_glyph("FreeType", ref, d->point);
+    fvfuzz_report_tt_glyph("fontvm", sub, d->point);
+    fvfuzz_report_tt_culprit(fv, gid, d);
 }
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)

@@ -29,7 +29,7 @@ _ASAN = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)")
 _ACCESS = re.compile(r"^(READ|WRITE) of size")
 _UBSAN = re.compile(r"runtime error: (.*)")
 _FVFUZZ = re.compile(r"^fvfuzz: (\w+): (.*)")
-DIFFER = re.compile(r"^(tt_diff|gr_diff): .*differ")
+DIFFER = re.compile(r"^(tt_diff|gr_diff|tt_font_diff|gr_font_diff|gr_text_diff): .*(differ|decide)")
 _LIBFUZZER = re.compile(r"ERROR: libFuzzer: ([\w -]+)")
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|-?\d+(\.\d+)?)\b")
 

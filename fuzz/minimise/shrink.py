@@ -1,11 +1,13 @@
 """The structure-aware passes of the minimiser, per target input format
 (see the comment at the top of each fuzz/<target>.c):
 
-  sfnt, tt_font      [font][trailer]: drop tables; cut the glyph count;
+  sfnt, tt_font, tt_font_diff
+                     [font][trailer]: drop tables; cut the glyph count;
                      empty glyphs; drop glyph programs; drop instructions of
                      fpgm, prep and each glyph program; shrink the bytes of
                      tables the reader does not interpret as a whole
-  gr_font            [font][text: u16 code points][trailer, [2] = count]:
+  gr_font, gr_font_diff
+                     [font][text: u16 code points][trailer, [2] = count]:
                      the font passes, plus Graphite: drop Silf passes, drop
                      instructions of each rule's constraint and action; drop
                      text characters
@@ -14,6 +16,7 @@
                      counts [2..3] and [4..5] rewritten to match)
   gr_code            the same with the constraint count at [2..3]
   gr_diff            [code][16-byte trailer]: drop instructions
+  gr_text_diff       [text: u16 units][trailer]: drop units
 and, for every target, a byte-level pass over what is left and a pass that
 zeroes trailer bytes one at a time.
 
@@ -27,6 +30,11 @@ import fonts
 TRAILER = fonts.seeds.TRAILER
 # Instruction counts in the code targets' trailers (offset of each u16):
 # every segment but the last ends after that many instructions.
+# Input formats: [font][trailer], [font][text][trailer] (text length in
+# trailer byte 2), [text][trailer]; the rest are [code][trailer].
+FONT_TARGETS = ("sfnt", "tt_font", "gr_font", "tt_font_diff", "gr_font_diff")
+TEXT_FONT_TARGETS = ("gr_font", "gr_font_diff")
+TEXT_TARGETS = ("gr_text_diff",)
 SPLIT_COUNTS = {"tt_program": (2, 4), "tt_diff": (2, 4), "gr_code": (2,), "gr_diff": ()}
 
 
@@ -100,7 +108,7 @@ class FontParts:
         self.trailer = bytearray(data[-t:]) if len(data) >= t else None
         payload = data[:-t] if len(data) >= t else data
         n = 0
-        if target == "gr_font" and self.trailer is not None:
+        if target in TEXT_FONT_TARGETS and self.trailer is not None:
             n = min(self.trailer[2], len(payload) // 2)
         self.font = payload[:len(payload) - 2 * n]
         self.text = payload[len(payload) - 2 * n:]
@@ -315,7 +323,7 @@ def font_table_bytes(m, target):
 
 def font_text(m, target):
     p = _parts(m, target)
-    if p is None or target != "gr_font" or not p.text:
+    if p is None or target not in TEXT_FONT_TARGETS or not p.text:
         return
     chars = [p.text[i:i + 2] for i in range(0, len(p.text), 2)]
     shrink_units(chars, lambda keep: p.bytes(text=b"".join(keep)), m.test)
@@ -386,8 +394,21 @@ def trailer_bytes(m, target):
 CODE_PASSES = [code_instructions]
 
 
+def text_units(m, target):
+    """Text targets ([u16 units][trailer]): drop units."""
+    t = TRAILER[target]
+    data = m.best
+    if len(data) < t + 2:
+        return
+    text, trailer = data[:len(data) - t], data[len(data) - t:]
+    units = [text[i:i + 2] for i in range(0, len(text) - 1, 2)]
+    shrink_units(units, lambda keep: b"".join(keep) + trailer, m.test)
+
+
 def passes_for(target):
     """(structural passes, byte-level passes) of a target."""
-    if target in ("sfnt", "tt_font", "gr_font"):
+    if target in FONT_TARGETS:
         return FONT_PASSES + [trailer_bytes], [font_table_bytes]
+    if target in TEXT_TARGETS:
+        return [text_units, trailer_bytes], [payload_bytes]
     return CODE_PASSES + [trailer_bytes], [payload_bytes]

@@ -1,6 +1,7 @@
 /* AFL++ custom-mutator library (AFL_CUSTOM_MUTATOR_LIBRARY) around the
  * structure-aware bytecode mutator.  Which layout to use comes from
- * FVFUZZ_TARGET (tt_program, tt_diff, gr_code, gr_diff); scripts/fuzz sets
+ * FVFUZZ_TARGET (tt_program, tt_diff, gr_code, gr_diff, tt_font_diff,
+ * gr_font_diff); scripts/fuzz sets
  * it.  All state lives in the object afl_custom_init returns. */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +36,8 @@ void *afl_custom_init(void *afl, unsigned int seed)
         return NULL;
     if (target == NULL || !fvmut_layout_for(target, &m->layout)) {
         fprintf(stderr, "libfvfuzz_mutator: set FVFUZZ_TARGET to a code target "
-                        "(tt_program, tt_diff, gr_code, gr_diff)\n");
+                        "(tt_program, tt_diff, gr_code, gr_diff) or a font target\n"
+                        "(tt_font_diff, gr_font_diff)\n");
         free(m);
         return NULL;
     }

@@ -14,10 +14,14 @@ static const struct {
     fvmut_layout layout;
 } layouts[] = {
     /* Trailer lengths: see the TRAILER constants of each target file. */
-    {"tt_program", {FVMUT_TT, 16}},
-    {"tt_diff", {FVMUT_TT, 16}},
-    {"gr_code", {FVMUT_GR, 16}},
-    {"gr_diff", {FVMUT_GR, 16}},
+    {"tt_program", {FVMUT_TT, 16, 0}},
+    {"tt_diff", {FVMUT_TT, 16, 0}},
+    {"gr_code", {FVMUT_GR, 16, 0}},
+    {"gr_diff", {FVMUT_GR, 16, 0}},
+    /* [font][8-byte trailer] and [font][text][8-byte trailer], the text's
+     * unit count in trailer byte 2 */
+    {"tt_font_diff", {FVMUT_FONT, 8, 0}},
+    {"gr_font_diff", {FVMUT_FONT, 8, 3}},
 };
 
 int fvmut_layout_for(const char *target, fvmut_layout *out)
@@ -333,6 +337,14 @@ size_t fvmut_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t ma
 {
     if (max == 0)
         return 0;
+    if (l->kind == FVMUT_FONT) {
+        size_t n = size > max ? 0 : fvmut_font_mutate(l, data, size, max, rng);
+        if (n == 0 && size > 0) { /* no directory to work on: one bit */
+            n = size < max ? size : max;
+            data[fvmut_rand(rng, (uint32_t)n)] ^= (uint8_t)(1u << fvmut_rand(rng, 8));
+        }
+        return n;
+    }
     size_t clen = code_part(l, size);
     size_t tlen = size - clen;
     code_view *v = malloc(sizeof *v);
@@ -464,6 +476,8 @@ size_t fvmut_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t ma
 size_t fvmut_crossover(const fvmut_layout *l, const uint8_t *a, size_t an, const uint8_t *b,
                        size_t bn, uint8_t *out, size_t max, fvmut_rng *rng)
 {
+    if (l->kind == FVMUT_FONT)
+        return fvmut_font_crossover(l, a, an, b, bn, out, max, rng);
     size_t alen = code_part(l, an), blen = code_part(l, bn);
     size_t tlen = an - alen;
     if (tlen > max)

@@ -24,14 +24,20 @@
 extern "C" {
 #endif
 
-typedef enum fvmut_kind { FVMUT_TT = 0, FVMUT_GR = 1 } fvmut_kind;
+/* FVMUT_FONT: the input is [sfnt font][text][trailer] (tt_font_diff,
+ * gr_font_diff), mutated table by table (mutator/font.c). */
+typedef enum fvmut_kind { FVMUT_TT = 0, FVMUT_GR = 1, FVMUT_FONT = 2 } fvmut_kind;
 
 typedef struct fvmut_layout {
     fvmut_kind kind;
     size_t trailer; /* trailing configuration bytes left alone (mostly) */
+    /* FVMUT_FONT: 1 + the trailer byte holding the number of 16-bit text
+     * units between the font and the trailer; 0 when there is no text. */
+    size_t text_units_at;
 } fvmut_layout;
 
-/* The layout of a code target by name ("tt_program", ...); 0 if unknown. */
+/* The layout of a code or font target by name ("tt_program", ...); 0 if
+ * unknown. */
 int fvmut_layout_for(const char *target, fvmut_layout *out);
 
 typedef struct fvmut_rng {
@@ -54,6 +60,17 @@ size_t fvmut_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t ma
  * its size. */
 size_t fvmut_crossover(const fvmut_layout *l, const uint8_t *a, size_t an, const uint8_t *b,
                        size_t bn, uint8_t *out, size_t max, fvmut_rng *rng);
+
+/* The FVMUT_FONT mutations (mutator/font.c); fvmut_mutate and
+ * fvmut_crossover call them for FVMUT_FONT layouts.  fvmut_font_mutate
+ * returns 0 when the input has no plain sfnt directory or the chosen edit
+ * did not apply (the input is then unchanged); crossover returns 0 when it
+ * made nothing. */
+size_t fvmut_font_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t max,
+                         fvmut_rng *rng);
+size_t fvmut_font_crossover(const fvmut_layout *l, const uint8_t *a, size_t an,
+                            const uint8_t *b, size_t bn, uint8_t *out, size_t max,
+                            fvmut_rng *rng);
 
 /* TrueType opcodes the mutator knows by name. */
 enum {

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/budget.h"
 #include "mutator/mutator.h"
 
 /* Byte length of the first `count` instructions of code: splitting by
@@ -134,13 +135,21 @@ uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_si
                                   .mode = sizes[s].mode,
                                   .pedantic = sizes[s].pedantic};
         fv_tt_size *size = NULL;
-        if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK) {
+        fv_status st = fv_tt_size_new(face, exec, &req, &size, &err);
+        fvfuzz_note_work(ctx, FVFUZZ_WORK_TT_RUN, fv_tt_exec_max_run_steps(exec),
+                         FV_BUDGET_TT_PROGRAM_STEPS, 0);
+        if (st != FV_OK) {
             fvfuzz_log_error(ctx, "tt size", &err);
             continue;
         }
         for (uint32_t g = 0; g < num_glyphs; g++) {
             fv_tt_outline out;
-            if (fv_tt_hint_glyph(size, exec, glyphs[g], &out, &err) == FV_OK) {
+            fv_status gs = fv_tt_hint_glyph(size, exec, glyphs[g], &out, &err);
+            int stopped = gs != FV_OK && fv_status_is_budget(err.kind);
+            fvfuzz_note_work(ctx, FVFUZZ_WORK_TT_LOAD,
+                             stopped ? FV_BUDGET_TT_GLYPH_STEPS : fv_tt_exec_last_load_steps(exec),
+                             FV_BUDGET_TT_GLYPH_STEPS, stopped);
+            if (gs == FV_OK) {
                 ok++;
                 /* Touch the whole outline so a short array shows up. */
                 int64_t sum = out.advance_x + out.lsb_x;

@@ -1,6 +1,7 @@
 /* Tests of the fuzzing support code: the failing allocator, trailer
  * parsing, the synthetic TrueType font (checked against fontvm's reader and
- * the real FreeType) and the structure-aware mutator's invariants. */
+ * the real FreeType) and the structure-aware mutators' invariants (bytecode
+ * and whole fonts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -310,6 +311,103 @@ static void test_mutator_graphite_lengths(void **state)
     assert_int_equal(fvmut_insn_len(FVMUT_GR, code, 11, 9), 2);
 }
 
+/* The table length of `tag` in a font's directory, or -1. */
+static long dir_table_len(const uint8_t *font, size_t len, const char *tag)
+{
+    if (len < 12)
+        return -1;
+    size_t n = (size_t)font[4] << 8 | font[5];
+    for (size_t i = 0; i < n && 12 + 16 * i + 16 <= len; i++) {
+        const uint8_t *r = font + 12 + 16 * i;
+        if (memcmp(r, tag, 4) == 0)
+            return (long)((uint32_t)r[12] << 24 | (uint32_t)r[13] << 16 | (uint32_t)r[14] << 8 | r[15]);
+    }
+    return -1;
+}
+
+static void test_font_mutator(void **state)
+{
+    (void)state;
+    fvmut_layout l;
+    assert_true(fvmut_layout_for("gr_font_diff", &l));
+    assert_int_equal(l.kind, FVMUT_FONT);
+    assert_int_equal(l.trailer, 8);
+    assert_int_equal(l.text_units_at, 3); /* trailer byte 2 */
+    /* a synthetic hinted font (fpgm, prep, a glyph program, cvt) */
+    static const uint8_t fpgm[] = {0xB0, 0x00, 0x2C, 0x20, 0x63, 0x2D};
+    static const uint8_t prep[] = {0xB0, 0x00, 0x2B, 0x4F};
+    static const uint8_t code[] = {0xB0, 0x01, 0x2E, 0x30};
+    fvsynth_tt p = {0};
+    p.fpgm = fpgm, p.fpgm_len = sizeof fpgm;
+    p.prep = prep, p.prep_len = sizeof prep;
+    p.glyph_code = code, p.glyph_code_len = sizeof code;
+    p.num_points = 8, p.num_contours = 2, p.cvt_count = 4;
+    p.max_function_defs = 2, p.max_stack = 16, p.units_per_em = 1000, p.seed = 3;
+    size_t cap = fvsynth_tt_bound(&p);
+    uint8_t *base = malloc(cap);
+    size_t font_len = fvsynth_tt_build(&p, base, cap);
+    assert_true(font_len > 0);
+    /* [font][3 text units][trailer: byte 2 = 3 units] */
+    static const uint8_t tail[] = {0x10, 0x00, 0x00, 0x20, 0x06, 0x44, 1, 2, 3, 0, 5, 6, 7, 8};
+    enum { MAX = 64 * 1024, TAIL = sizeof tail };
+    uint8_t *buf = malloc(MAX), *out = malloc(MAX);
+    int opened = 0, changed = 0, fpgm_resized = 0, glyf_resized = 0, tail_changes = 0;
+    long fpgm0 = dir_table_len(base, font_len, "fpgm"), glyf0 = dir_table_len(base, font_len, "glyf");
+    fvmut_rng r;
+    fvmut_rng_seed(&r, 11);
+    enum { ROUNDS = 6000 };
+    for (int iter = 0; iter < ROUNDS; iter++) {
+        memcpy(buf, base, font_len);
+        memcpy(buf + font_len, tail, TAIL);
+        size_t size = fvmut_mutate(&l, buf, font_len + TAIL, MAX, &r);
+        assert_true(size > TAIL && size <= MAX);
+        changed += size != font_len + TAIL || memcmp(buf, base, font_len) != 0 ||
+                   memcmp(buf + size - TAIL, tail, TAIL) != 0;
+        /* the text and trailer move with the font: at most one unit of
+         * text or one bit of the trailer changes */
+        const uint8_t *t = buf + size - TAIL;
+        int units = 0, bits = 0;
+        for (int i = 0; i < 6; i += 2)
+            units += t[i] != tail[i] || t[i + 1] != tail[i + 1];
+        for (int i = 6; i < TAIL; i++)
+            bits += __builtin_popcount((unsigned)(t[i] ^ tail[i]));
+        assert_true(units + bits <= 1);
+        tail_changes += units + bits;
+        fv_font *f = NULL;
+        fv_error err;
+        if (fv_font_open_memory(buf, size - TAIL, 0, NULL, &f, &err) == FV_OK) {
+            opened++;
+            fv_font_close(f);
+        }
+        fpgm_resized += dir_table_len(buf, size - TAIL, "fpgm") != fpgm0;
+        glyf_resized += dir_table_len(buf, size - TAIL, "glyf") != glyf0;
+    }
+    assert_true(changed > ROUNDS * 9 / 10);    /* nearly every call changes something */
+    assert_true(opened > ROUNDS / 2);          /* most keep a readable directory */
+    assert_true(fpgm_resized > ROUNDS / 40);   /* the bytecode mutator reaches fpgm */
+    assert_true(glyf_resized > ROUNDS / 40);   /* and glyph programs (glyf rewritten) */
+    assert_true(tail_changes > ROUNDS / 30);   /* the text and trailer are explored */
+
+    /* Crossover keeps a's text and trailer and stays a readable font. */
+    for (int iter = 0; iter < 500; iter++) {
+        memcpy(buf, base, font_len);
+        memcpy(buf + font_len, tail, TAIL);
+        size_t n = fvmut_crossover(&l, buf, font_len + TAIL, buf, font_len + TAIL, out, MAX, &r);
+        assert_true(n > TAIL && n <= MAX);
+        assert_memory_equal(out + n - TAIL, tail, TAIL);
+        fv_font *f = NULL;
+        fv_error err;
+        assert_int_equal(fv_font_open_memory(out, n - TAIL, 0, NULL, &f, &err), FV_OK);
+        fv_font_close(f);
+    }
+    /* Not a font: one bit flipped, the size kept. */
+    uint8_t junk[40] = {0};
+    assert_int_equal(fvmut_mutate(&l, junk, sizeof junk, sizeof junk, &r), sizeof junk);
+    free(base);
+    free(buf);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_synth_font_bytes_pinned),
         cmocka_unit_test(test_mutator_keeps_instructions_whole),
         cmocka_unit_test(test_mutator_graphite_lengths),
+        cmocka_unit_test(test_font_mutator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,9 @@ static fv_status load_metrics(fv_gr_face *face, fv_error *err)
             adv = 0;
         grv_glyph *gl = &face->glyphs[g];
         gl->advance = adv;
-        if (f->loca && f->glyf.len) {
+        /* loca may cover fewer glyphs than maxp (sfnt.c follows FreeType's
+         * short loca): the rest have no outline, so no bounding box */
+        if (f->loca && f->glyf.len && g < f->loca_glyphs) {
             uint32_t a = f->loca[g], e = f->loca[g + 1];
             if (e > a && e - a >= 10) {
                 int16_t v[4];
