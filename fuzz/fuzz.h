@@ -110,6 +110,12 @@ void fvfuzz_split(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_i
 uint8_t fvfuzz_u8(const fvfuzz_input *in, size_t pos);
 uint16_t fvfuzz_u16(const fvfuzz_input *in, size_t pos);
 
+/* [font][text: n big-endian u16 code points][trailer], n in trailer byte
+ * 2 (gr_font, gr_font_diff): writes the text (at most FVFUZZ_MAX_TEXT
+ * code points) and the font's length; returns n. */
+#define FVFUZZ_MAX_TEXT 256
+size_t fvfuzz_font_text(const fvfuzz_input *in, uint32_t *text, size_t *font_len);
+
 /* ---- The failing allocator -------------------------------------------- */
 typedef struct fvfuzz_alloc {
     fv_allocator a;       /* hand &a to the library */

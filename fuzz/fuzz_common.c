@@ -55,6 +55,18 @@ void fvfuzz_note_work(const fvfuzz_ctx *ctx, fvfuzz_work_kind kind, uint64_t ste
     }
 }
 
+size_t fvfuzz_font_text(const fvfuzz_input *in, uint32_t *text, size_t *font_len)
+{
+    size_t n = fvfuzz_u8(in, 2); /* < FVFUZZ_MAX_TEXT */
+    if (2 * n > in->payload_len)
+        n = in->payload_len / 2;
+    *font_len = in->payload_len - 2 * n;
+    const uint8_t *t = in->payload + *font_len;
+    for (size_t i = 0; i < n; i++)
+        text[i] = (uint32_t)t[2 * i] << 8 | t[2 * i + 1];
+    return n;
+}
+
 void fvfuzz_fail(const char *target, const char *fmt, ...)
 {
     va_list ap;

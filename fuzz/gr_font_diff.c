@@ -31,13 +31,9 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
 {
     fvfuzz_input in;
     fvfuzz_split(data, size, GR_FONT_DIFF_TRAILER, &in);
-    size_t n = fvfuzz_u8(&in, 2);
-    if (2 * n > in.payload_len)
-        n = in.payload_len / 2;
-    size_t font_len = in.payload_len - 2 * n;
-    uint32_t text[256];
-    for (size_t i = 0; i < n; i++)
-        text[i] = (uint32_t)in.payload[font_len + 2 * i] << 8 | in.payload[font_len + 2 * i + 1];
+    uint32_t text[FVFUZZ_MAX_TEXT];
+    size_t font_len;
+    size_t n = fvfuzz_font_text(&in, text, &font_len);
     /* both engines keep pointers into the font: a copy of exactly its size */
     uint8_t *font = malloc(font_len ? font_len : 1);
     if (font == NULL)

@@ -37,12 +37,7 @@ static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int
             sz->label, sz->x_26d6, sz->y_26d6, gid, gid == 1 ? " (composite)" : "",
             p->num_points, p->num_contours, p->fpgm_len, p->prep_len, p->glyph_code_len,
             p->cvt_count);
-    if (d->status == TTC_DIFFERENT && d->point >= 0)
-        fprintf(stderr, "  first differing point %d: FreeType (%d, %d), fontvm (%d, %d)\n",
-                d->point, d->ref_xy[0], d->ref_xy[1], d->fontvm_xy[0], d->fontvm_xy[1]);
-    fvfuzz_report_tt_glyph("FreeType", ref, d->point);
-    fvfuzz_report_tt_glyph("fontvm", sub, d->point);
-    fvfuzz_report_tt_culprit(fv, gid, d);
+    fvfuzz_report_tt_case(fv, gid, ref, sub, d);
 }
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
@@ -97,11 +92,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
             fvfuzz_fail("tt_diff", "%s at glyph %u (report above)", ttc_status_name(st), gid);
         }
     }
-    if (ctx->tt_opcodes) {
-        const uint64_t *c = ttc_fv_opcode_counts(fv);
-        for (int k = 0; c && k < 256; k++)
-            ctx->tt_opcodes[k] += c[k];
-    }
+    fvfuzz_tt_add_opcodes(ctx, fv);
     ttc_glyph_free(&ref);
     ttc_glyph_free(&sub);
     ttc_fv_close(fv);

@@ -68,12 +68,7 @@ static void fail_glyph(const diff_case *c, uint32_t gid, const ttc_glyph *ref,
             "  mode %s%s, size %s (%d/64 x %d/64 ppem), glyph %u\n",
             ttc_status_name(d->status), fv_tt_mode_name(c->mode), c->pedantic ? " pedantic" : "",
             c->size->label, c->size->x_26d6, c->size->y_26d6, gid);
-    if (d->status == TTC_DIFFERENT && d->point >= 0)
-        fprintf(stderr, "  first differing point %d: FreeType (%d, %d), fontvm (%d, %d)\n",
-                d->point, d->ref_xy[0], d->ref_xy[1], d->fontvm_xy[0], d->fontvm_xy[1]);
-    fvfuzz_report_tt_glyph("FreeType", ref, d->point);
-    fvfuzz_report_tt_glyph("fontvm", sub, d->point);
-    fvfuzz_report_tt_culprit(fv, gid, d);
+    fvfuzz_report_tt_case(fv, gid, ref, sub, d);
     fvfuzz_fail("tt_font_diff", "%s at glyph %u (report above)", ttc_status_name(d->status), gid);
 }
 
@@ -207,11 +202,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         }
         ttc_glyph_free(&ref);
         ttc_glyph_free(&sub);
-        if (ctx->tt_opcodes) {
-            const uint64_t *oc = ttc_fv_opcode_counts(fv);
-            for (int k = 0; oc && k < 256; k++)
-                ctx->tt_opcodes[k] += oc[k];
-        }
+        fvfuzz_tt_add_opcodes(ctx, fv);
     }
     ttc_fv_close(fv);
     ttc_ft_close(ft);

@@ -11,13 +11,16 @@
 #include <stdio.h>
 
 #ifdef FVFUZZ_DIFF_REPORT_TT
+#include "fuzz.h"
 #include "tt_compare.h"
-/* One engine's glyph: its error, or its counts, advance and the five
- * points around `around` (-1: from point 0). */
-void fvfuzz_report_tt_glyph(const char *who, const ttc_glyph *g, int32_t around);
-/* The instruction fontvm last moved point d->point of glyph gid with
- * (a TTC_DIFFERENT with a point only). */
-void fvfuzz_report_tt_culprit(ttc_fv *fv, uint32_t gid, const ttc_diff *d);
+/* Both engines' glyph gid around the difference d: the first differing
+ * point, each engine's error or counts, advance and five points around it,
+ * and the instruction fontvm last moved that point with. */
+void fvfuzz_report_tt_case(ttc_fv *fv, uint32_t gid, const ttc_glyph *ref, const ttc_glyph *sub,
+                           const ttc_diff *d);
+/* Adds fontvm's opcode counts to ctx->tt_opcodes when the replay tool
+ * asks for them (--opcodes). */
+void fvfuzz_tt_add_opcodes(const fvfuzz_ctx *ctx, const ttc_fv *fv);
 #endif
 
 #ifdef FVFUZZ_DIFF_REPORT_GR

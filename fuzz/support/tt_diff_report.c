@@ -7,7 +7,7 @@
 
 #include "fontvm/fontvm.h"
 
-void fvfuzz_report_tt_glyph(const char *who, const ttc_glyph *g, int32_t around)
+static void report_glyph(const char *who, const ttc_glyph *g, int32_t around)
 {
     if (!g->loaded) {
         fprintf(stderr, "  %-8s error: %s\n", who, g->error);
@@ -21,8 +21,14 @@ void fvfuzz_report_tt_glyph(const char *who, const ttc_glyph *g, int32_t around)
                 g->on_curve[i] ? " on" : "");
 }
 
-void fvfuzz_report_tt_culprit(ttc_fv *fv, uint32_t gid, const ttc_diff *d)
+void fvfuzz_report_tt_case(ttc_fv *fv, uint32_t gid, const ttc_glyph *ref, const ttc_glyph *sub,
+                           const ttc_diff *d)
 {
+    if (d->status == TTC_DIFFERENT && d->point >= 0)
+        fprintf(stderr, "  first differing point %d: FreeType (%d, %d), fontvm (%d, %d)\n",
+                d->point, d->ref_xy[0], d->ref_xy[1], d->fontvm_xy[0], d->fontvm_xy[1]);
+    report_glyph("FreeType", ref, d->point);
+    report_glyph("fontvm", sub, d->point);
     if (d->status != TTC_DIFFERENT || d->point < 0)
         return;
     ttc_culprit c;
@@ -31,4 +37,13 @@ void fvfuzz_report_tt_culprit(ttc_fv *fv, uint32_t gid, const ttc_diff *d)
     if (c.found)
         fprintf(stderr, "  fontvm last moved it: %s glyph %u pc %u %s\n",
                 fv_program_name(c.program), c.glyph, c.pc, c.mnemonic);
+}
+
+void fvfuzz_tt_add_opcodes(const fvfuzz_ctx *ctx, const ttc_fv *fv)
+{
+    if (ctx->tt_opcodes == NULL)
+        return;
+    const uint64_t *c = ttc_fv_opcode_counts(fv);
+    for (int k = 0; c != NULL && k < 256; k++)
+        ctx->tt_opcodes[k] += c[k];
 }
