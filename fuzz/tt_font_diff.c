@@ -47,12 +47,12 @@ typedef struct diff_case {
     int pedantic;
 } diff_case;
 
-static void fail_decision(const diff_case *c, const char *ref_error, const char *fv_error)
+static void fail_decision(const diff_case *c, const char *ref_error, const char *fv_error_text)
 {
     fprintf(stderr,
             "tt_font_diff: FreeType and fontvm decide differently: %s\n"
             "  FreeType: %s\n  fontvm:   %s\n",
-            c->what, ref_error ? ref_error : "accepts", fv_error ? fv_error : "accepts");
+            c->what, ref_error ? ref_error : "accepts", fv_error_text ? fv_error_text : "accepts");
     if (c->size)
         fprintf(stderr, "  mode %s%s, size %s (%d/64 x %d/64 ppem)\n", fv_tt_mode_name(c->mode),
                 c->pedantic ? " pedantic" : "", c->size->label, c->size->x_26d6,
