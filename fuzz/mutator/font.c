@@ -235,10 +235,19 @@ static int mutate_glyph_program(font_view *v, uint8_t *scratch, size_t cap, fvmu
     }
     if (g == num_glyphs)
         return 0;
-    /* scratch: [new glyf][new loca][mutated code] */
+    /* scratch: [new glyf][new loca][mutated code].  The new glyf holds
+     * every glyph's bytes, padded to even: more than glyf itself when loca
+     * entries share or overlap bytes, so it is summed first. */
     size_t code_cap = ins_len + 256 < 0xFFFF ? ins_len + 256 : 0xFFFF;
-    /* the new glyf is at most glyf_len + code_cap + one pad byte a glyph */
-    if (cap < (glyf_len + code_cap + num_glyphs) + (num_glyphs + 1) * esz + code_cap)
+    size_t glyf_total = code_cap;
+    for (size_t k = 0; k < num_glyphs; k++) {
+        size_t a = LOCA(k), e = LOCA(k + 1);
+        if (a <= e && e <= glyf_len)
+            glyf_total += e - a + 1;
+        if (glyf_total > cap)
+            return 0;
+    }
+    if (cap - glyf_total < (num_glyphs + 1) * esz + code_cap)
         return 0;
     uint8_t *code = scratch + cap - code_cap;
     size_t new_len = mutate_code(glyf + ins_at, ins_len, code, code_cap, r);
