@@ -66,20 +66,19 @@ def find_runner(bin_dir, name):
 
 class Progress:
     """A bar with ETA on a terminal, a plain line every `interval` seconds
-    otherwise.  Progress is work done, not jobs done: each job's cases
-    times the cost of a case of its engine, times the fraction its runner
-    reports done.  The cost of a case starts from config.job_cost's
-    estimate and, once finished jobs of an engine hold 2 % of its cases,
-    is what those jobs measured (seconds per case): a corpus whose
-    Graphite lines are dearer or cheaper than the estimate does not skew
-    the ETA."""
+    otherwise.  Progress is work done, not jobs done: each job's weight
+    (config.job_cost: its cases times the estimated cost of a case of its
+    font) times the fraction its runner reports done.  Once finished jobs
+    of an engine hold 2 % of its weight, what they measured (seconds per
+    unit of weight) scales that engine's jobs: a corpus whose Graphite
+    lines are dearer or cheaper than the estimate does not skew the ETA."""
 
     def __init__(self, jobs, stream=sys.stderr, interval=10.0):
         self.jobs = {j.name: j for j in jobs}
-        self.engine_cases = {}
+        self.engine_weight = {}
         for j in jobs:
-            self.engine_cases[j.engine] = self.engine_cases.get(j.engine, 0) + j.cases
-        self.finished = {}    # engine -> [seconds, cases] of finished jobs
+            self.engine_weight[j.engine] = self.engine_weight.get(j.engine, 0.0) + j.weight
+        self.finished = {}    # engine -> [seconds, weight] of finished jobs
         self.frac = {}
         self.jobs_total = len(jobs)
         self.jobs_done = 0
@@ -97,23 +96,22 @@ class Progress:
     def job_finished(self, name, seconds):
         j = self.jobs.get(name)
         if j is not None:
-            f = self.finished.setdefault(j.engine, [0.0, 0])
+            f = self.finished.setdefault(j.engine, [0.0, 0.0])
             f[0] += seconds
-            f[1] += j.cases
+            f[1] += j.weight
 
-    def case_cost(self, engine):
-        secs, cases = self.finished.get(engine, (0.0, 0))
-        if cases and cases >= 0.02 * self.engine_cases.get(engine, 0) and secs > 0:
-            return secs / cases
-        # Before any measurement: the planner's estimate, in seconds
-        # (a TrueType case takes ~28 us on this project's machine).
-        return cfgmod.job_cost_per_case(engine) * 28e-6
+    def seconds_per_weight(self, engine):
+        secs, weight = self.finished.get(engine, (0.0, 0.0))
+        if weight and weight >= 0.02 * self.engine_weight.get(engine, 0.0) and secs > 0:
+            return secs / weight
+        # Before any measurement: the planner's weights as they are (a
+        # unit is one average TrueType case, ~28 us on this machine).
+        return 28e-6
 
     def fraction(self):
-        cost = {e: self.case_cost(e) for e in self.engine_cases}
-        start = cfgmod.JOB_START_COST * 28e-6
-        total = sum(j.cases * cost[j.engine] + start for j in self.jobs.values()) or 1.0
-        done = sum((self.jobs[n].cases * cost[self.jobs[n].engine] + start) * f
+        rate = {e: self.seconds_per_weight(e) for e in self.engine_weight}
+        total = sum(j.weight * rate[j.engine] for j in self.jobs.values()) or 1.0
+        done = sum(self.jobs[n].weight * rate[self.jobs[n].engine] * f
                    for n, f in self.frac.items() if n in self.jobs)
         return min(1.0, done / total)
 

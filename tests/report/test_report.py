@@ -726,12 +726,29 @@ class ProgressEstimate(unittest.TestCase):
     """The progress share and ETA follow work done, not jobs done: a case
     costs what finished jobs of its engine measured."""
 
+    def test_truetype_case_cost_follows_the_glyph_programs(self):
+        sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+        import config
+        costs = {}
+        for f in ("dejavu/DejaVuSans.ttf", "noto/NotoSansEthiopic-Regular.ttf"):
+            info, data = config.font_info("/usr/share/fonts/truetype/" + f)
+            costs[f.split("/")[0]] = config.tt_case_cost(info, data, 0)
+        # DejaVu Sans: ~12 bytes of instructions per glyph; Noto Sans
+        # Ethiopic: ~137 (measured 2 and 65 us a case).
+        self.assertLess(costs["dejavu"], 0.5)
+        self.assertGreater(costs["noto"], 2.5)
+        # Unreadable tables: the average cost, no exception.
+        info, data = config.font_info("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        self.assertEqual(config.tt_case_cost(info, data[:4096], 0), 1.0)
+
     def test_share_follows_measured_cost(self):
         sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
         import config
         import run as runmod
         jobs = [config.Job("tt", "a.ttf", "s", 100000, name="tt-a"), config.Job("tt", "b.ttf", "s", 100000, name="tt-b"),
                 config.Job("gr", "c.ttf", "s", 1000, name="gr-c"), config.Job("gr", "d.ttf", "s", 1000, name="gr-d")]
+        for j in jobs:
+            j.weight = config.job_cost(j)
         with open(os.devnull, "w") as null:
             p = runmod.Progress(jobs, stream=null)
         # Before any job finished: the planner's estimate (a Graphite line
