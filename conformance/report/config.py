@@ -39,16 +39,21 @@ class Job:
     rtl: bool = False
     refs: list = field(default_factory=list)
     detail_limit: int = 8
+    location: str = ""     # TrueType: fvconform-tt --location, "" for the font as opened
     name: str = ""         # unique job name (set by build_jobs)
     case_cost: float = 0.0  # cost of one case in TrueType-case units (0: the engine's default)
 
     @property
     def ident(self):
         """A short, file-name-safe and unique name for this job."""
-        base = os.path.splitext(os.path.basename(self.font))[0]
+        base, ext = os.path.splitext(os.path.basename(self.font))
         if self.engine == "tt":
+            # A web font keeps its extension: LiberationSans-Regular.woff2
+            # is compared beside LiberationSans-Regular.ttf.
+            base += ext if ext.lower() in (".woff", ".woff2") else ""
             face = f"#{self.face}" if self.face else ""
-            return f"tt-{base}{face}-{self.mode}"
+            loc = "@" + self.location.replace("=", "").replace(",", "+") if self.location else ""
+            return f"tt-{base}{face}-{self.mode}{loc}"
         text = os.path.splitext(os.path.basename(self.texts))[0]
         feat = ("-" + self.features.replace("=", "").replace(",", "+")) if self.features else ""
         return f"gr-{base}-{text}{feat}"
@@ -57,7 +62,8 @@ class Job:
         if self.engine == "tt":
             return [tt_bin, "--font", self.font, "--face", str(self.face),
                     "--sizes", ",".join(self.sizes), "--modes", self.mode,
-                    "--detail-limit", str(self.detail_limit)]
+                    "--detail-limit", str(self.detail_limit)] + \
+                (["--location", self.location] if self.location else [])
         cmd = [gr_bin, "--font", self.font, "--text-file", self.texts]
         if self.features:
             cmd += ["--features", self.features]
@@ -449,11 +455,57 @@ def _font_filter(patterns):
     return ok
 
 
+def _tt_set_files(root, fs, fontsource_sets):
+    """The files a TrueType font set compares: its package's or folder's
+    fonts, a fontsource set's fetched fonts (only with --fontsource), or
+    their WOFF/WOFF2 copies (`web`).  (files, None), or ([], reason) for a
+    set that is skipped: it is optional, or could not be fetched or made."""
+    name = fs.get("name", "?")
+    if "npm" in fs:
+        if not fontsource_sets:
+            return [], "fontsource sets run with --fontsource"
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        import fontsource
+        try:
+            d = fontsource.fetch(root, fs["npm"], fs.get("sha256"))
+        except fontsource.FetchError as e:
+            return [], str(e)
+        files = resolve_fontset(root, dict(fs, dir=d))
+    else:
+        files = resolve_fontset(root, fs)
+    web = _as_list(fs.get("web"))
+    if web:
+        import web_convert
+        try:
+            files = [web_convert.convert(root, name, f, flavor) for f in files for flavor in web]
+        except web_convert.ConvertError as e:
+            return [], str(e)
+    return files, None
+
+
+def _tt_locations(fs, path, face_tables, data):
+    """The locations of a variable font set for one face ([""] without a
+    `locations` list: the font as opened)."""
+    items = _as_list(fs.get("locations")) if fs else []
+    if not items:
+        return [""]
+    import locations
+    tags, instances = locations.fvar_axes(data, face_tables.get("fvar"))
+    try:
+        return locations.expand(items, tags, instances, os.path.basename(path))
+    except locations.LocationError as e:
+        raise ConfigError(f"font set {fs.get('name')}: {e}")
+
+
 def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
-               paths=None, engines=("tt", "gr"), extended=False):
+               paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False):
     """The job list, largest first.  `fonts` filters font sets/files,
     `paths` (fonts or folders) replaces the configured font sets, and so
-    does `extended` (every font of the [extended] packages)."""
+    does `extended` (every font of the [extended] packages).  A TrueType
+    set with `locations` is compared at each of them (one job per font,
+    face, mode and location); `sizes` in a set replaces [truetype] sizes
+    for it (not --sizes, nor --quick's); sets fetched from the npm registry
+    (`npm`) run with `fontsource_sets` only."""
     tt = cfg.get("truetype", {})
     gr = cfg.get("graphite", {})
     q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else {}
@@ -498,11 +550,21 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
     else:
         qtt = [x.lower() for x in q.get("truetype_fonts", [])]
         qgr = [x.lower() for x in q.get("graphite_fonts", [])]
+        skipped_sets = {}   # reason -> set names
         for fs in tt.get("fonts", []):
-            for f in resolve_fontset(root, fs):
+            if "tt" not in engines or (wanted and not wanted(fs.get("name", "?"), "") and "npm" in fs):
+                continue
+            files, skip = _tt_set_files(root, fs, fontsource_sets)
+            if skip:
+                skipped_sets.setdefault(skip, []).append(fs.get("name", "?"))
+                continue
+            for f in files:
                 if quick and os.path.basename(f).lower() not in qtt:
                     continue
                 tt_fonts.append((fs.get("name", "?"), f, fs))
+        if not quick:
+            for reason, names in skipped_sets.items():
+                warn(f"font set(s) {', '.join(names)} skipped: {reason}")
         for fs in gr.get("fonts", []):
             for f in resolve_fontset(root, fs):
                 if quick and os.path.basename(f).lower() not in qgr:
@@ -510,16 +572,21 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                 gr_fonts.append((fs.get("name", "?"), f, fs))
 
     if "tt" in engines:
-        for set_name, f, _ in tt_fonts:
+        for set_name, f, fs in tt_fonts:
             if wanted and not wanted(set_name, f):
                 continue
             info, data = font_info(f)
+            set_sizes = tt_sizes
+            if fs and "sizes" in fs and not sizes and not quick:
+                set_sizes = [size_str(s) for s in fs["sizes"]]
             for face, ng in enumerate(info.glyphs or [0]):
                 cost = tt_case_cost(info, data, face)
-                for m in tt_modes:
-                    jobs.append(Job("tt", f, set_name, max(1, ng) * len(tt_sizes), face=face,
-                                    sizes=list(tt_sizes), mode=m,
-                                    detail_limit=int(tt.get("detail_limit", 8)), case_cost=cost))
+                tables = info.faces[face] if face < len(info.faces) else {}
+                for loc in _tt_locations(fs, f, tables, data):
+                    for m in tt_modes:
+                        jobs.append(Job("tt", f, set_name, max(1, ng) * len(set_sizes), face=face,
+                                        sizes=list(set_sizes), mode=m, location=loc,
+                                        detail_limit=int(tt.get("detail_limit", 8)), case_cost=cost))
     if "gr" in engines:
         for set_name, f, fs in gr_fonts:
             if wanted and not wanted(set_name, f):

@@ -91,7 +91,11 @@ class Model:
 
     # --- keys -------------------------------------------------------------
     def tt_key(self, r):
-        return ("tt", self.name(r["font"]), int(r.get("face", 0)), str(r["size"]), r["mode"])
+        # The location last ("" for a font as opened), so key[1..4] mean
+        # the same for both engines: a variable font's case at wght=0.42
+        # is never compared with the same glyph at another location.
+        return ("tt", self.name(r["font"]), int(r.get("face", 0)), str(r["size"]), r["mode"],
+                r.get("location") or "")
 
     def gr_key(self, r):
         # The direction is not part of the key: a font and text file are
@@ -434,6 +438,8 @@ def config_list(model):
         e = {"engine": key[0], "font": key[1]}
         if key[0] == "tt":
             e.update(face=key[2], size=key[3], mode=key[4])
+            if key[5]:
+                e["location"] = key[5]
         else:
             e.update(texts=key[2], features=key[3], ref=key[4])
         e.update({k: c[k] for k in ("cases", "identical") + STATUSES})
@@ -449,14 +455,15 @@ def config_list(model):
 
 def _config_key(e):
     if e["engine"] == "tt":
-        return ("tt", e["font"], int(e.get("face", 0)), str(e["size"]), e["mode"])
+        return ("tt", e["font"], int(e.get("face", 0)), str(e["size"]), e["mode"], e.get("location") or "")
     return ("gr", e["font"], e["texts"], e.get("features", ""), e["ref"])
 
 
 def _describe(key, case_id):
     if key[0] == "tt":
         face = f"#{key[2]}" if key[2] else ""
-        return f"{key[1]}{face} size {key[3]} {key[4]} glyph {case_id}"
+        at = f" at {key[5]}" if key[5] else ""
+        return f"{key[1]}{face}{at} size {key[3]} {key[4]} glyph {case_id}"
     feat = f" [{key[3]}]" if key[3] else ""
     return f"{key[1]} {key[2]}:{case_id}{feat} vs {key[4]}"
 

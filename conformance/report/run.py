@@ -362,7 +362,7 @@ class Runner:
 def job_keys(m, job):
     """The configuration keys a job's runner must write summaries for."""
     if job.engine == "tt":
-        return [("tt", m.name(job.font), job.face, s, job.mode) for s in job.sizes]
+        return [("tt", m.name(job.font), job.face, s, job.mode, job.location) for s in job.sizes]
     return [("gr", m.name(job.font), m.name(job.texts), job.features, r) for r in job.refs]
 
 
@@ -462,6 +462,10 @@ def main(argv=None):
                     help="every TrueType and Graphite font of the [extended] Debian packages "
                          "(scripts/lib/packages-extended.txt) at the [extended] sizes and modes; "
                          "not in CI")
+    ap.add_argument("--fontsource", action="store_true",
+                    help="also the font sets of conform.toml fetched from the npm registry (pinned fontsource "
+                         "packages: hinted variable fonts as WOFF2, conformance/fontsource.py); a set that "
+                         "cannot be fetched is skipped with the reason")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
     ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
@@ -518,13 +522,16 @@ def main(argv=None):
         if a.replay:
             replay(a.replay, m)
         else:
+            if a.fontsource and (a.extended or a.paths):
+                raise cfgmod.ConfigError("--fontsource adds to the configured corpus: not with --extended or font paths")
             if a.extended and (a.quick or a.paths):
                 raise cfgmod.ConfigError("--extended replaces the corpus: not with --quick or font paths")
             jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick, extended=a.extended,
                                      fonts=[x for x in (a.fonts or "").split(",") if x] or None,
                                      sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else None,
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,
-                                     paths=a.paths or None, engines=engines)
+                                     paths=a.paths or None, engines=engines,
+                                     fontsource_sets=a.fontsource)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")
             if a.list:

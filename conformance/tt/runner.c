@@ -337,6 +337,8 @@ static void emit_decision(const options *o, const char *size_label, fv_tt_mode m
     json_object_set_new(r, "font", json_string(o->font));
     json_object_set_new(r, "face", json_integer(o->face));
     json_object_set_new(r, "size", json_string(size_label));
+    if (o->location)
+        json_object_set_new(r, "location", json_string(o->location));
     json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
     json_object_set_new(r, "stage", json_string(stage));
     json_object_set_new(r, "status", json_string(ttc_status_name(st)));
