@@ -135,6 +135,81 @@ static void read_entry(fv_span dir, uint64_t at, uint32_t *tag, uint32_t *offset
     (void)fv_rd_u32(dir, at + 12, orig_len);
 }
 
+/* COMPAT(freetype): FreeType 2.12.1 opens a web font only when its blocks
+ * are laid out as the specs' encoders write them, so fontvm refuses what
+ * it refuses (measured with tests/sfnt/woff_sweep.py): lengths without
+ * their offset, a metadata length without its original length, a block
+ * anywhere but right after the one before it, bytes after the last. */
+fv_status woff_check_blocks(fv_span file, uint64_t data_end, uint64_t meta_at, uint32_t tag,
+                            fv_error *err)
+{
+    uint32_t meta_off = 0, meta_len = 0, meta_orig = 0, priv_off = 0, priv_len = 0;
+    if (fv_rd_u32(file, meta_at, &meta_off) != FV_OK || fv_rd_u32(file, meta_at + 4, &meta_len) != FV_OK ||
+        fv_rd_u32(file, meta_at + 8, &meta_orig) != FV_OK ||
+        fv_rd_u32(file, meta_at + 12, &priv_off) != FV_OK ||
+        fv_rd_u32(file, meta_at + 16, &priv_len) != FV_OK)
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, meta_at, "metadata and private block fields");
+    if ((meta_off == 0 && (meta_len || meta_orig)) || (meta_len && !meta_orig) ||
+        (priv_off == 0 && priv_len))
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, tag, priv_len && !priv_off ? meta_at + 16 : meta_at + 4,
+                         "metadata or private block lengths without their offset");
+    uint64_t end = woff_pad4(data_end);
+    if (meta_off) {
+        if (meta_off != end || (uint64_t)meta_off + meta_len > file.len)
+            return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, tag, meta_at,
+                             "metadata block not right after the font data");
+        end = (uint64_t)meta_off + meta_len;
+    }
+    if (priv_off) {
+        end = woff_pad4(end);
+        if (priv_off != end || (uint64_t)priv_off + priv_len > file.len)
+            return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, tag, meta_at + 12,
+                             "private block not right after the other blocks");
+        end = (uint64_t)priv_off + priv_len;
+    }
+    if (end != file.len)
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, tag, 8,
+                         "bytes after the last block, or the last block cut short");
+    return FV_OK;
+}
+
+/* COMPAT(freetype): the table data of a WOFF 1.0 file, in offset order,
+ * must start right after the directory, each table at the previous one's
+ * end padded to 4 bytes (section 5), as FreeType 2.12.1 requires; then
+ * the blocks woff_check_blocks checks. */
+static fv_status check_layout(fv_span file, fv_span dir, uint16_t num_tables, fv_mem *mem,
+                              fv_error *err)
+{
+    /* Entry indices in data order: an insertion sort, the directory is
+     * usually in data order already. */
+    uint16_t *order = fv_mem_array(mem, num_tables, sizeof *order);
+    if (!order)
+        return sfnt_fail(err, FV_E_NOMEM, WOFF_TAG_wOFF, FV_NO_VALUE, "WOFF table order");
+    uint32_t tag = 0, offset = 0, comp_len = 0, orig_len = 0;
+    for (uint32_t i = 0; i < num_tables; i++) {
+        uint32_t k = i, off_i = 0, off_prev = 0;
+        (void)fv_rd_u32(dir, (uint64_t)i * WOFF_ENTRY_SIZE + 4, &off_i);
+        while (k > 0 && fv_rd_u32(dir, (uint64_t)order[k - 1] * WOFF_ENTRY_SIZE + 4, &off_prev) == FV_OK &&
+               off_prev > off_i) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = (uint16_t)i;
+    }
+    uint64_t end = WOFF_HEADER_SIZE + (uint64_t)num_tables * WOFF_ENTRY_SIZE;
+    fv_status st = FV_OK;
+    for (uint32_t i = 0; i < num_tables && st == FV_OK; i++) {
+        uint64_t at = (uint64_t)order[i] * WOFF_ENTRY_SIZE;
+        read_entry(dir, at, &tag, &offset, &comp_len, &orig_len);
+        if (offset != end)
+            st = sfnt_fail(err, FV_E_WOFF_BAD_DIRECTORY, tag, WOFF_HEADER_SIZE + at + 4,
+                           "table data not where the previous block ends (a gap or an overlap)");
+        end += woff_pad4(comp_len);
+    }
+    fv_mem_free(mem, order);
+    return st != FV_OK ? st : woff_check_blocks(file, end, 24, WOFF_TAG_wOFF, err);
+}
+
 fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *out_len,
                             fv_error *err)
 {
@@ -147,9 +222,11 @@ fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *ou
     if (length != file.len)
         return sfnt_fail(err, length > file.len ? FV_E_TRUNCATED : FV_E_WOFF_BAD_HEADER,
                          WOFF_TAG_wOFF, 8, "WOFF length differs from the file size");
-    if (reserved != 0 || num_tables == 0)
-        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOFF, reserved ? 14 : 12,
-                         reserved ? "reserved field is not zero" : "no tables");
+    /* COMPAT(freetype): a nonzero reserved field (the spec says MUST be
+     * rejected) is ignored, as FreeType 2.12.1 ignores it. */
+    (void)reserved;
+    if (num_tables == 0)
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOFF, 12, "no tables");
     if (flavor == FV_TAG('t', 't', 'c', 'f'))
         return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOFF, 4,
                          "WOFF 1.0 cannot hold a collection");
@@ -187,6 +264,13 @@ fv_status sfnt_woff1_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *ou
     if (sfnt_size > total_sfnt)
         return sfnt_fail(err, FV_E_WOFF_TOO_LARGE, WOFF_TAG_wOFF, 16,
                          "tables exceed the declared totalSfntSize");
+    /* COMPAT(freetype): and no larger either, as FreeType 2.12.1 checks. */
+    if (sfnt_size != total_sfnt)
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOFF, 16,
+                         "totalSfntSize is not the decoded font's size");
+    fv_status layout = check_layout(file, dir, num_tables, mem, err);
+    if (layout != FV_OK)
+        return layout;
 
     uint8_t *sfnt = fv_mem_calloc(mem, (size_t)sfnt_size);
     if (!sfnt)

@@ -43,6 +43,15 @@ fv_status sfnt_woff2_decode(fv_span file, fv_mem *mem, uint8_t **out, size_t *ou
                             fv_error *err);
 fv_status sfnt_woff2_count_faces(fv_span file, uint32_t *count, fv_error *err);
 
+/* The blocks after the font data (WOFF 1.0 sections 5, 7, 8; WOFF 2.0
+ * sections 3, 7, 8): the metadata block, if metaOffset is set, at the
+ * first 4-byte boundary at or after data_end; then, 4-byte aligned, the
+ * private block if privOffset is set; and nothing after them.  The five
+ * header fields are read from meta_at (metaOffset, metaLength,
+ * metaOrigLength, privOffset, privLength: uint32 each). */
+fv_status woff_check_blocks(fv_span file, uint64_t data_end, uint64_t meta_at, uint32_t tag,
+                            fv_error *err);
+
 /* Writing sfnt directories (shared by both decoders). */
 static inline uint64_t woff_pad4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 void woff_put_u16(uint8_t *p, uint16_t v);

@@ -168,8 +168,10 @@ static fv_status read_table_directory(w2_file *w, fv_cursor *c, fv_error *err)
             t->tag = FV_TAG(s[0], s[1], s[2], s[3]);
         }
         int glyf_or_loca = t->tag == SFNT_TAG_glyf || t->tag == SFNT_TAG_loca;
+        /* COMPAT(freetype): FreeType 2.12.1 takes hmtx versions 2 and 3 for
+         * the hmtx transform too (spec 4.1 reserves them). */
         if (glyf_or_loca ? version != W2_GLYF_TRANSFORM && version != W2_GLYF_NULL
-                         : version != 0 && !(t->tag == SFNT_TAG_hmtx && version == W2_HMTX_TRANSFORM))
+                         : version != 0 && t->tag != SFNT_TAG_hmtx)
             return sfnt_fail(err, FV_E_WOFF_BAD_DIRECTORY, t->tag, t->entry_offset,
                              "unknown transformation version");
         t->transformed = glyf_or_loca ? version == W2_GLYF_TRANSFORM : version != 0;
@@ -246,7 +248,7 @@ static fv_status read_collection_directory(w2_file *w, fv_cursor *c, fv_error *e
 static fv_status read_directories(w2_file *w, fv_error *err)
 {
     fv_span file = w->file;
-    uint32_t length, compressed_len, meta_off, meta_len, priv_off, priv_len;
+    uint32_t length, total_sfnt, compressed_len;
     uint16_t reserved;
     if (file.len < W2_HEADER_SIZE)
         return sfnt_fail(err, FV_E_TRUNCATED, WOFF_TAG_wOF2, 0, "WOFF2 header");
@@ -254,21 +256,21 @@ static fv_status read_directories(w2_file *w, fv_error *err)
     (void)fv_rd_u32(file, 8, &length);
     (void)fv_rd_u16(file, 12, &w->num_tables);
     (void)fv_rd_u16(file, 14, &reserved);
+    (void)fv_rd_u32(file, 16, &total_sfnt);
     (void)fv_rd_u32(file, 20, &compressed_len);
-    (void)fv_rd_u32(file, 28, &meta_off);
-    (void)fv_rd_u32(file, 32, &meta_len);
-    (void)fv_rd_u32(file, 40, &priv_off);
-    (void)fv_rd_u32(file, 44, &priv_len);
     if (length != file.len)
         return sfnt_fail(err, length > file.len ? FV_E_TRUNCATED : FV_E_WOFF_BAD_HEADER,
                          WOFF_TAG_wOF2, 8, "WOFF2 length differs from the file size");
-    if (reserved != 0 || w->num_tables == 0)
-        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOF2, reserved ? 14 : 12,
-                         reserved ? "reserved field is not zero" : "no tables");
-    if ((meta_off && !fv_span_has(file, meta_off, meta_len)) ||
-        (priv_off && !fv_span_has(file, priv_off, priv_len)))
-        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOF2, meta_off ? 28 : 40,
-                         "metadata or private block past the end of the file");
+    /* COMPAT(freetype): a nonzero reserved field is ignored, as in
+     * FreeType 2.12.1 (the spec says it MUST be zero). */
+    (void)reserved;
+    if (w->num_tables == 0)
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOF2, 12, "no tables");
+    /* COMPAT(freetype): the field is advisory (see above), but 2.12.1
+     * refuses a totalSfntSize too small for even the table directory. */
+    if ((uint64_t)total_sfnt < SFNT_HEADER_SIZE + (uint64_t)w->num_tables * SFNT_RECORD_SIZE)
+        return sfnt_fail(err, FV_E_WOFF_BAD_HEADER, WOFF_TAG_wOF2, 16,
+                         "totalSfntSize smaller than the table directory");
     fv_cursor c = fv_cursor_at(file, W2_HEADER_SIZE);
     fv_status st = read_table_directory(w, &c, err);
     if (st != FV_OK)
@@ -294,9 +296,22 @@ static fv_status read_directories(w2_file *w, fv_error *err)
     }
     if (st != FV_OK)
         return st;
+    /* COMPAT(freetype): FreeType 2.12.1 refuses a file whose directory
+     * declares a font smaller than its decompressed table data: the sfnt
+     * headers and every table's origLength padded to 4 bytes must add up
+     * to at least the stream's length (measured: Graphite's general.ttf,
+     * a transformed glyf's origLength cut until FreeType refused it). */
+    uint64_t declared = w->ttc_version ? 12 + 4 * (uint64_t)w->num_fonts + (w->ttc_version == 0x00020000u ? 12 : 0) : 0;
+    for (uint32_t f = 0; f < w->num_fonts; f++)
+        declared += SFNT_HEADER_SIZE + (uint64_t)w->fonts[f].num_tables * SFNT_RECORD_SIZE;
+    for (uint32_t i = 0; i < w->num_tables; i++)
+        declared += woff_pad4(w->tables[i].orig_length);
+    if (declared < w->stream_total)
+        return sfnt_fail(err, FV_E_WOFF_BAD_DIRECTORY, WOFF_TAG_wOF2, W2_HEADER_SIZE,
+                         "origLengths declare less than the decompressed table data");
     if (fv_span_sub(file, c.pos, compressed_len, &w->compressed) != FV_OK)
         return sfnt_fail(err, FV_E_TRUNCATED, WOFF_TAG_wOF2, 20, "compressed data past the end of the file");
-    return FV_OK;
+    return woff_check_blocks(file, c.pos + (uint64_t)compressed_len, 28, WOFF_TAG_wOF2, err);
 }
 
 static void *w2_brotli_alloc(void *opaque, size_t size)
@@ -446,19 +461,26 @@ static int read_triplet(fv_cursor *c, uint8_t flag, int32_t *dx, int32_t *dy)
     return 1;
 }
 
-static fv_status glyf_header(glyf_decoder *d, fv_span t)
+static fv_status glyf_header(glyf_decoder *d, fv_span t, fv_span rest)
 {
     uint16_t reserved;
     if (fv_rd_u16(t, 0, &reserved) != FV_OK || fv_rd_u16(t, 2, &d->option_flags) != FV_OK ||
         fv_rd_u16(t, 4, &d->num_glyphs) != FV_OK || fv_rd_u16(t, 6, &d->index_format) != FV_OK)
         return FV_E_WOFF2_BAD_TRANSFORM;
-    if (d->index_format > 1)
-        return FV_E_WOFF2_BAD_TRANSFORM;
+    /* COMPAT(freetype): 2.12.1 takes any nonzero indexFormat for long
+     * offsets (the spec allows 0 and 1); 2 decodes as 1 does. */
+    /* COMPAT(freetype): the streams must fit the table as their sizes say,
+     * and FreeType 2.12.1 bounds the nPoints, flag and glyph streams by
+     * their sizes, but the others only by the end of the decompressed
+     * data (`rest`, from the table's start): an nContour, composite, bbox
+     * or instruction stream declared short is read on into what follows
+     * (measured with tests/sfnt/woff_sweep.py, every size one less). */
     uint64_t pos = 8 + 4 * S_COUNT;
     for (int i = 0; i < S_COUNT; i++) {
         fv_span sub;
-        if (fv_rd_u32(t, 8 + 4 * (uint64_t)i, &d->size[i]) != FV_OK ||
-            fv_span_sub(t, pos, d->size[i], &sub) != FV_OK)
+        int own_size = i == S_NPOINTS || i == S_FLAG || i == S_GLYPH;
+        if (fv_rd_u32(t, 8 + 4 * (uint64_t)i, &d->size[i]) != FV_OK || !fv_span_has(t, pos, d->size[i]) ||
+            fv_span_sub(rest, pos, own_size ? d->size[i] : rest.len - pos, &sub) != FV_OK)
             return FV_E_WOFF2_BAD_TRANSFORM;
         d->s[i] = fv_cursor_at(sub, 0);
         pos += d->size[i];
@@ -651,34 +673,40 @@ static fv_status simple_glyph(glyf_decoder *d, uint32_t gid, int16_t contours, i
 }
 
 /* Rebuilds glyf and loca from the transformed glyf (spec 5.1-5.3). */
-static fv_status reconstruct_glyf(w2_file *w, uint32_t glyf_index, w2_table *loca,
-                                  const w2_font *font, fv_error *err)
+static fv_status reconstruct_glyf(w2_file *w, uint32_t glyf_index, w2_table *loca, fv_error *err)
 {
     w2_table *glyf = &w->tables[glyf_index];
     glyf_decoder d;
     memset(&d, 0, sizeof d);
-    fv_status st = glyf_header(&d, table_stream(w, glyf));
+    fv_span rest = table_stream(w, glyf);
+    rest.len = w->stream_total - glyf->stream_offset; /* see glyf_header */
+    fv_status st = glyf_header(&d, table_stream(w, glyf), rest);
     if (st != FV_OK)
         return sfnt_fail(err, st, SFNT_TAG_glyf, 0, "transformed glyf header or stream sizes");
-    /* head.indexToLocFormat must agree with the loca we build. */
-    const w2_ref *head = font_table(font, SFNT_TAG_head);
-    int16_t loc_format;
-    if (head && !w->tables[head->index].transformed &&
-        fv_rd_s16(table_stream(w, &w->tables[head->index]), 50, &loc_format) == FV_OK &&
-        loc_format != (int16_t)d.index_format)
-        return sfnt_fail(err, FV_E_WOFF2_BAD_TRANSFORM, SFNT_TAG_glyf, 6,
-                         "indexFormat disagrees with head.indexToLocFormat");
+    /* COMPAT(freetype): head.indexToLocFormat is not compared with
+     * indexFormat, as FreeType 2.12.1 does not compare them: the head is
+     * decoded as stored, and the sfnt reader then reads the rebuilt loca
+     * in head's format (a head that disagrees gives wrong glyph offsets
+     * in both engines).  The loca length check below still refuses an
+     * indexFormat that disagrees with the directory. */
     /* The largest glyf these streams can produce: per glyph a 10-byte
      * header, a 2-byte instruction length and 3 bytes of padding; per
      * contour (at least one nPoints byte each) a 2-byte end point; per point
      * (one flag byte each) a flag and up to 4 coordinate bytes; plus the
-     * instruction and composite bytes as they are. */
-    d.out_cap = 15 * (uint64_t)d.num_glyphs + 2 * (uint64_t)d.size[S_NPOINTS] +
-                5 * (uint64_t)d.size[S_FLAG] + d.size[S_INSTRUCTION] + d.size[S_COMPOSITE];
+     * instruction and composite bytes as they are; each stream counted as
+     * far as it can be read (see glyf_header). */
+    d.out_cap = 15 * (uint64_t)d.num_glyphs + 2 * (uint64_t)d.s[S_NPOINTS].s.len +
+                5 * (uint64_t)d.s[S_FLAG].s.len + d.s[S_INSTRUCTION].s.len + d.s[S_COMPOSITE].s.len;
     if (d.out_cap > WOFF_MAX_SFNT_SIZE)
         return sfnt_fail(err, FV_E_WOFF_TOO_LARGE, SFNT_TAG_glyf, 8, "glyf streams beyond the hard cap");
     uint32_t loca_entry = d.index_format ? 4 : 2;
     loca->length = ((uint32_t)d.num_glyphs + 1) * loca_entry;
+    /* COMPAT(freetype): the loca rebuilt must be as long as the directory
+     * says (spec 5.3 only says it SHOULD), as FreeType 2.12.1 checks: a
+     * numGlyphs or indexFormat that disagrees with it is refused. */
+    if (loca->orig_length != loca->length)
+        return sfnt_fail(err, FV_E_WOFF2_BAD_TRANSFORM, SFNT_TAG_loca, loca->entry_offset,
+                         "loca origLength is not what numGlyphs and indexFormat make");
     glyf->x_min_count = d.num_glyphs;
     d.out = fv_mem_alloc(w->mem, d.out_cap ? (size_t)d.out_cap : 1);
     loca->owned = fv_mem_alloc(w->mem, loca->length);
@@ -730,6 +758,8 @@ static fv_status reconstruct_glyf(w2_file *w, uint32_t glyf_index, w2_table *loc
     else
         woff_put_u16(loca->owned + 2 * (uint64_t)d.num_glyphs, (uint16_t)(d.out_len / 2));
     glyf->length = (uint32_t)d.out_len;
+    if (glyf->orig_length < glyf->length)
+        glyf->length = glyf->orig_length;
     glyf->done = loca->done = 1;
     loca->paired = glyf_index;
     st = FV_OK;
@@ -749,6 +779,12 @@ static fv_status reconstruct_hmtx(w2_file *w, w2_table *hmtx, const w2_table *gl
     uint16_t num_glyphs, num_metrics;
     uint8_t flags;
     fv_span t = table_stream(w, hmtx);
+    /* COMPAT(freetype): 2.12.1 reads a transformed hmtx to the end of the
+     * decompressed stream, not of its transformLength: a short table
+     * takes its missing metrics from the bytes after it (measured on
+     * Liberation Sans with half its transformed hmtx).  Still bounded by
+     * the stream; past it the font is refused, as FreeType refuses it. */
+    t.len = w->stream_total - hmtx->stream_offset;
     if (!maxp || !hhea ||
         fv_rd_u16(table_stream(w, &w->tables[maxp->index]), 4, &num_glyphs) != FV_OK ||
         fv_rd_u16(table_stream(w, &w->tables[hhea->index]), 34, &num_metrics) != FV_OK)
@@ -784,8 +820,16 @@ static fv_status reconstruct_hmtx(w2_file *w, w2_table *hmtx, const w2_table *gl
         }
         if (st != FV_OK)
             return sfnt_fail(err, FV_E_WOFF2_BAD_TRANSFORM, SFNT_TAG_hmtx, FV_NO_VALUE,
-                             "transformed hmtx shorter than its glyphs need");
+                             "transformed hmtx runs past the decompressed tables");
     }
+    /* COMPAT(freetype): the decoded hmtx is origLength long, as FreeType
+     * 2.12.1 writes it: cut to a shorter origLength (the sfnt reader then
+     * treats it as any short hmtx), refused when origLength asks for more
+     * than the transform rebuilt. */
+    if (hmtx->orig_length > hmtx->length)
+        return sfnt_fail(err, FV_E_WOFF2_BAD_TRANSFORM, SFNT_TAG_hmtx, hmtx->entry_offset,
+                         "hmtx origLength beyond what its transform rebuilds");
+    hmtx->length = hmtx->orig_length;
     hmtx->done = 1;
     return FV_OK;
 }
@@ -801,13 +845,19 @@ static fv_status reconstruct(w2_file *w, fv_error *err)
         const w2_ref *hmtx = font_table(font, SFNT_TAG_hmtx);
         int glyf_t = glyf && w->tables[glyf->index].transformed;
         int loca_t = loca && w->tables[loca->index].transformed;
+        /* COMPAT(freetype): a font with a loca and no glyf is refused, as
+         * FreeType 2.12.1 refuses it (the sfnt reader alone would open it
+         * and find every glyph empty). */
+        if (loca && !glyf)
+            return sfnt_fail(err, FV_E_WOFF_BAD_DIRECTORY, SFNT_TAG_loca, w->tables[loca->index].entry_offset,
+                             "loca without glyf");
         if (glyf_t != loca_t)
             return sfnt_fail(err, FV_E_WOFF2_BAD_TRANSFORM, glyf_t ? SFNT_TAG_loca : SFNT_TAG_glyf,
                              FV_NO_VALUE, "glyf and loca must both be transformed or neither");
         if (glyf_t) {
             w2_table *lt = &w->tables[loca->index];
             if (!w->tables[glyf->index].done && !lt->done) {
-                fv_status st = reconstruct_glyf(w, glyf->index, lt, font, err);
+                fv_status st = reconstruct_glyf(w, glyf->index, lt, err);
                 if (st != FV_OK)
                     return st;
             } else if (!w->tables[glyf->index].done || !lt->done || lt->paired != glyf->index) {
