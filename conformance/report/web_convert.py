@@ -19,7 +19,10 @@ class ConvertError(Exception):
     """Why a set's web fonts cannot be made (the set is skipped)."""
 
 
-def _fast_brotli(ft_woff2):
+def fast_brotli(ft_woff2):
+    """Makes fontTools' WOFF2 encoder (the module ft_woff2) compress at
+    BROTLI_QUALITY, and returns the brotli stand-in it uses (also for
+    tests/sfnt/woff_build.py)."""
     import brotli
 
     class FastBrotli:
@@ -33,6 +36,7 @@ def _fast_brotli(ft_woff2):
             return brotli.compress(data, **kw)
 
     ft_woff2.brotli = FastBrotli
+    return FastBrotli
 
 
 def convert(root, set_name, path, flavor):
@@ -47,7 +51,7 @@ def convert(root, set_name, path, flavor):
         from fontTools.ttLib import TTFont
         from fontTools.ttLib import woff2 as ft_woff2
         if flavor == "woff2":
-            _fast_brotli(ft_woff2)
+            fast_brotli(ft_woff2)
     except ImportError as e:
         raise ConvertError(f"cannot make {flavor} fonts: {e} (apt-get install python3-fonttools python3-brotli)")
     os.makedirs(os.path.dirname(out), exist_ok=True)

@@ -11,7 +11,6 @@ the cache by the test) and WOFF/WOFF2 copies of corpus fonts
 
 import hashlib
 import io
-import json
 import os
 import shutil
 import subprocess

@@ -26,6 +26,7 @@ from fontTools.ttLib import woff2 as ft_woff2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import woff_build  # noqa: E402  (also makes fontTools' WOFF2 encoder compress fast)
+from woff_build import table, with_table  # noqa: E402
 
 FONTS = {
     "LiberationSans": "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
@@ -50,10 +51,6 @@ def woff1_bytes(src):
     out = io.BytesIO()
     f.save(out, reorderTables=False)
     return out.getvalue()
-
-
-def table(w, tag):
-    return next(t for t in w.tables if t.tag == tag)
 
 
 def glyf_streams(data):
@@ -83,18 +80,6 @@ def flip_bbox_bit(glyf, gid):
     b = bytearray(glyf)
     b[spans[5][0] + gid // 8] ^= 0x80 >> (gid % 8)
     return bytes(b)
-
-
-def with_table(w, tag, **changes):
-    """A copy of w whose table `tag` has the given attributes changed."""
-    tables = []
-    for t in w.tables:
-        t2 = woff_build.Table(t.tag, t.version, t.orig_length, t.data, t.transform_length)
-        if t.tag == tag:
-            for k, v in changes.items():
-                setattr(t2, k, v)
-        tables.append(t2)
-    return woff_build.Woff2(w.flavor, tables, w.collection)
 
 
 def woff2_malformed(good, hmtx_good):

@@ -6,7 +6,9 @@ this module only moves them between containers.
 
 Used by tests/sfnt/web_fonts.py and fuzz/make_seeds.py."""
 
+import os
 import struct
+import sys
 
 import brotli
 from fontTools.ttLib import woff2 as ft_woff2
@@ -14,24 +16,12 @@ from fontTools.ttLib import woff2 as ft_woff2
 KNOWN_TAGS = list(ft_woff2.woff2KnownTags)
 
 # Brotli's quality changes the compressed size only, never what decodes:
-# test fonts are compressed at quality 5, not the default 11, which is
-# tens of times slower on a 700 KB font.
-FAST_QUALITY = 5
+# test fonts are compressed at web_convert.BROTLI_QUALITY (5), not the
+# default 11, which is tens of times slower on a 700 KB font.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "conformance", "report"))
+import web_convert  # noqa: E402
 
-
-class _FastBrotli:
-    """brotli with FAST_QUALITY, for fontTools' WOFF2 encoder too."""
-    error = brotli.error
-    MODE_FONT, MODE_TEXT, MODE_GENERIC = brotli.MODE_FONT, brotli.MODE_TEXT, brotli.MODE_GENERIC
-    decompress = staticmethod(brotli.decompress)
-
-    @staticmethod
-    def compress(data, **kw):
-        kw["quality"] = FAST_QUALITY
-        return brotli.compress(data, **kw)
-
-
-ft_woff2.brotli = _FastBrotli
+_FastBrotli = web_convert.fast_brotli(ft_woff2)
 
 
 def base128(v, leading_zero=False):
@@ -168,6 +158,23 @@ class Woff2:
                              len(self.tables), reserved, total_sfnt, len(compressed), 1, 0,
                              0, 0, 0, 0, 0)
         return header + body
+
+
+def with_table(w, tag, **changes):
+    """A copy of w whose table `tag` has the given attributes changed."""
+    tables = []
+    for t in w.tables:
+        t2 = Table(t.tag, t.version, t.orig_length, t.data, t.transform_length)
+        if t.tag == tag:
+            for k, v in changes.items():
+                setattr(t2, k, v)
+        tables.append(t2)
+    return Woff2(w.flavor, tables, w.collection)
+
+
+def table(w, tag):
+    """The table `tag` of w, or None."""
+    return next((t for t in w.tables if t.tag == tag), None)
 
 
 def sfnt_tables(data, offset=0):

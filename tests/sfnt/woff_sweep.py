@@ -30,10 +30,11 @@ import sys
 import zlib
 
 from fontTools.ttLib import TTCollection, TTFont
-from fontTools.ttLib import woff2 as ft_woff2
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import woff_build  # noqa: E402  (fast brotli for fontTools' encoder too)
+from web_fonts import woff1_bytes as woff1, woff2_bytes as woff2  # noqa: E402
+from woff_build import table, with_table  # noqa: E402
 
 # Repository fonts (corpus/peer/graphite2/fonts): general.ttf is hinted with
 # long loca offsets, small.ttf has short ones; both are small, so a few
@@ -52,20 +53,6 @@ KNOWN = {
     # stream by its declared size in both and refuses.
     "short-loca.woff2-glyf-stream3=0x96": "glyph stream read past its declared size",
 }
-
-
-def woff1(path):
-    f = TTFont(path, recalcBBoxes=False, recalcTimestamp=False)
-    f.flavor = "woff"
-    out = io.BytesIO()
-    f.save(out, reorderTables=False)
-    return out.getvalue()
-
-
-def woff2(path, transforms):
-    out = io.BytesIO()
-    ft_woff2.compress(path, out, transform_tables=transforms)
-    return out.getvalue()
 
 
 def spread(n, count):
@@ -102,17 +89,25 @@ WOFF1_HEADER = [("signature", 0, ">I"), ("flavor", 4, ">I"), ("length", 8, ">I")
                 ("metaOrigLength", 32, ">I"), ("privOffset", 36, ">I"), ("privLength", 40, ">I")]
 
 
-def woff1_mutations(name, good):
+def container_mutations(name, good, header):
+    """Trailing bytes, truncations (with the length field as it was and
+    as the cut file's), and every header field set to its neighbours and
+    extremes: the same for WOFF and WOFF2."""
     out = {}
     for extra in (1, 4):   # bytes after the last block, the length field counting them
         out[f"{name}-trailing{extra}"] = put(good + b"\0" * extra, 8, ">I", len(good) + extra)
     for n in spread(len(good), 24):
         out[f"{name}-cut{n}"] = good[:n]
         out[f"{name}-cut{n}-length"] = put(good[:n], 8, ">I", n) if n >= 12 else good[:n]
-    for field, off, fmt in WOFF1_HEADER:
+    for field, off, fmt in header:
         v = struct.unpack_from(fmt, good, off)[0]
         for nv in values_of(v, struct.calcsize(fmt)):
             out[f"{name}-{field}={nv:#x}"] = put(good, off, fmt, nv)
+    return out
+
+
+def woff1_mutations(name, good):
+    out = container_mutations(name, good, WOFF1_HEADER)
     num = struct.unpack_from(">H", good, 12)[0]
     for i in range(num):
         e = 44 + 20 * i
@@ -147,33 +142,9 @@ WOFF2_HEADER = [("signature", 0, ">I"), ("flavor", 4, ">I"), ("length", 8, ">I")
                 ("privLength", 44, ">I")]
 
 
-def with_table(w, tag, **changes):
-    tables = []
-    for t in w.tables:
-        t2 = woff_build.Table(t.tag, t.version, t.orig_length, t.data, t.transform_length)
-        if t.tag == tag:
-            for k, v in changes.items():
-                setattr(t2, k, v)
-        tables.append(t2)
-    return woff_build.Woff2(w.flavor, tables, w.collection)
-
-
-def table(w, tag):
-    return next((t for t in w.tables if t.tag == tag), None)
-
-
 def woff2_mutations(name, good):
-    out = {}
-    for extra in (1, 4):   # bytes after the last block, the length field counting them
-        out[f"{name}-trailing{extra}"] = put(good + b"\0" * extra, 8, ">I", len(good) + extra)
+    out = container_mutations(name, good, WOFF2_HEADER)
     w = woff_build.Woff2.parse(good)
-    for n in spread(len(good), 24):
-        out[f"{name}-cut{n}"] = good[:n]
-        out[f"{name}-cut{n}-length"] = put(good[:n], 8, ">I", n) if n >= 12 else good[:n]
-    for field, off, fmt in WOFF2_HEADER:
-        v = struct.unpack_from(fmt, good, off)[0]
-        for nv in values_of(v, struct.calcsize(fmt)):
-            out[f"{name}-{field}={nv:#x}"] = put(good, off, fmt, nv)
     start = 48 + len(w.directory())
     clen = struct.unpack_from(">I", good, 20)[0]
     for pos in spread(clen, 12):
