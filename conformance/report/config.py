@@ -554,6 +554,8 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
         for fs in tt.get("fonts", []):
             if "tt" not in engines or (wanted and not wanted(fs.get("name", "?"), "") and "npm" in fs):
                 continue
+            if quick and (fs.get("web") or "npm" in fs) and not any(n.endswith((".woff", ".woff2")) for n in qtt):
+                continue   # --quick names no web font: nothing to fetch or convert
             files, skip = _tt_set_files(root, fs, fontsource_sets)
             if skip:
                 skipped_sets.setdefault(skip, []).append(fs.get("name", "?"))

@@ -491,6 +491,10 @@ def select_fonts(a, cfg):
     wanted = cfgmod._font_filter([x.strip() for x in a.fonts.split(",")] if a.fonts else None)
     out = []
     for fs in cfg.get("truetype", {}).get("fonts", []):
+        # The static sfnt corpus: not the web-font copies (of fonts swept
+        # here already), the npm-fetched sets, nor the variable fonts.
+        if any(k in fs for k in ("web", "npm", "locations")):
+            continue
         for f in cfgmod.resolve_fontset(ROOT, fs):
             if f not in out and (not wanted or wanted(fs.get("name", "?"), f)):
                 out.append(f)

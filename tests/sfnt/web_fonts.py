@@ -209,7 +209,7 @@ def woff1_malformed(good):
     cases["w1-unsorted"] = (rebuild(swap=True), "woff_bad_directory")
     cases["w1-offset-beyond"] = (rebuild(entry_changes=[(0, 1, length - 2)]), "truncated")
     cases["w1-origlength-plus"] = (rebuild([(16, ">I", struct.unpack(">I", good[16:20])[0] + 4)],
-                                           [(compressed, 3, entries[compressed][3] + 1)]), "woff_bad_compression")
+                                           [(compressed, 3, entries[compressed][3] + 1)]), "woff_bad_header")
     b = bytearray(good)
     off, clen = entries[compressed][1], entries[compressed][2]
     for i in range(off + clen // 2, off + clen // 2 + 16):
