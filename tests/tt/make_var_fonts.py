@@ -15,6 +15,10 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  prep and the glyph program through MIAP; GETVARIATION in
                  fpgm, prep and the glyph program, GETDATA, GETINFO's
                  variation bit, each result written into a point's y.
+  var_gvar_bomb.ttf  a glyph whose deltas at wght=1 cost twice the gvar
+                 work budget (FV_BUDGET_GVAR_GLYPH_STEPS): 4,095 tuples over
+                 1,000 points, for the gvar_budget test (a hardening limit
+                 there, where FreeType spends ~70 ms on the glyph).
 """
 import array
 import os
@@ -28,6 +32,12 @@ from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from fontTools.ttLib.tables import ttProgram
 from fontTools.ttLib.tables.TupleVariation import TupleVariation
 from fontTools.ttLib.tables._g_l_y_f import GlyphComponent, Glyph
+
+
+# The gvar bomb (build_gvar_bomb): 4,095 tuples x (1,000 points + 4 phantoms
+# + 1,004 deltas) = 8.2 M steps, twice FV_BUDGET_GVAR_GLYPH_STEPS.
+BOMB_POINTS = 1000
+BOMB_TUPLES = 4095
 
 
 def box(pen, x0, y0, x1, y1):
@@ -260,11 +270,36 @@ def build_cvar(path):
     fb.save(path)
 
 
+def build_gvar_bomb(path):
+    """A glyph whose deltas cost more than the gvar work budget
+    (FV_BUDGET_GVAR_GLYPH_STEPS, vm/common/budget.h) at wght=1: 1,000
+    points and 4,095 tuples (the most a glyph may have) that all apply
+    there, their deltas zero so the font stays small.  `a` beside it is an
+    ordinary varied glyph."""
+    fb, order = base_font(None, ["a", "bomb"])
+    glyphs = simple_glyphs()
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0))
+    for i in range(1, BOMB_POINTS):
+        pen.lineTo((i % 500, (i // 500) * 300 + (i % 2) * 7))
+    pen.closePath()
+    glyphs = {".notdef": glyphs[".notdef"], "a": glyphs["a"], "bomb": pen.glyph()}
+    fb.setupGlyf(glyphs)
+    finish_tables(fb, order, "VarGvarBomb", {})
+    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+    na = len(fb.font["glyf"]["a"].coordinates) + 4
+    zero = [(0, 0)] * (BOMB_POINTS + 4)
+    fb.setupGvar({"a": [TupleVariation({"wght": (0, 1.0, 1.0)}, [(i % 7 - 3, 2 * (i % 5)) for i in range(na)])],
+                  "bomb": [TupleVariation({"wght": (0, 1.0, 1.0)}, zero) for _ in range(BOMB_TUPLES)]})
+    fb.save(path)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     build_gvar(os.path.join(out, "var_gvar.ttf"))
     build_cvar(os.path.join(out, "var_cvar.ttf"))
+    build_gvar_bomb(os.path.join(out, "var_gvar_bomb.ttf"))
 
 
 if __name__ == "__main__":

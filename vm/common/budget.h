@@ -67,6 +67,14 @@
  * a uint16), and real fpgm tables are a few KB (OTS refuses fpgm tables of
  * 128 KB and more). */
 #define FV_BUDGET_TT_DEFINITION_BYTES 65535
+/* Steps of one glyph's gvar deltas at a location (vm/sfnt/gvar.c): per
+ * tuple that applies, one step per point of the glyph (the deltas added,
+ * inferred for untouched points) and one per delta read.  A glyph may
+ * have 4,095 tuples over 65,535 points: 268 M point updates, which
+ * FreeType 2.12.1 performs (no limit there).  The corpus maximum is 1,520
+ * (Inter's uni2188, counting every tuple), so the limit is 2,600 times
+ * above it, and at ~3 ns a step one glyph's deltas stay under 15 ms. */
+#define FV_BUDGET_GVAR_GLYPH_STEPS 4000000
 /* Cost of copying CVT or storage entries on a program's first write, in
  * entries per step (a copy of 8-byte values runs ~16 per simple
  * instruction's time). */

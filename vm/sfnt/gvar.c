@@ -2,8 +2,10 @@
  * the deltas of a glyph's points at a location, with the deltas of
  * untouched points inferred (IUP), as FreeType 2.12.1 computes them in
  * 16.16 font units. */
+#include <stdint.h>
 #include <string.h>
 
+#include "common/budget.h"
 #include "common/fixed.h"
 #include "sfnt/var.h"
 
@@ -93,20 +95,32 @@ void sfnt_gvar_scratch_free(fv_mem *mem, sfnt_gvar_scratch *s)
  * the glyph's count: the buffers hold at least that many. */
 #define MAX_PACKED 0xFFFFu
 
+/* An array of n entries the caller writes before reading: not zeroed (the
+ * packed arrays are 128 KB each, and a size with cvar reserves them anew;
+ * zeroing them cost more than hinting the font, see README). */
+static void *written_array(fv_mem *mem, size_t n, size_t size)
+{
+    return n > SIZE_MAX / size ? NULL : fv_mem_alloc(mem, n * size);
+}
+
 int sfnt_gvar_scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uint32_t num_axes)
 {
-    if (s->org && s->cap >= n && s->axes_cap >= num_axes)
+    if (s->org && s->points_cap >= n && s->axes_cap >= num_axes)
         return 1;
     sfnt_gvar_scratch_free(mem, s);
+    /* Per point of the glyph (or CVT entry): n.  Point numbers and packed
+     * deltas: as many as a tuple may list (a 15-bit count, or every point),
+     * whatever n is. */
     uint32_t cap = n > MAX_PACKED ? n : MAX_PACKED;
-    s->org = fv_mem_array(mem, 2 * (size_t)cap, sizeof(int64_t));
-    s->moved = fv_mem_array(mem, 2 * (size_t)cap, sizeof(int64_t));
-    s->sum = fv_mem_array(mem, 2 * (size_t)cap, sizeof(int64_t));
-    s->touched = fv_mem_array(mem, cap, 1);
-    s->shared_points = fv_mem_array(mem, cap, sizeof(uint16_t));
-    s->private_points = fv_mem_array(mem, cap, sizeof(uint16_t));
-    s->packed_x = fv_mem_array(mem, cap, sizeof(int16_t));
-    s->packed_y = fv_mem_array(mem, cap, sizeof(int16_t));
+    size_t per_point = n ? n : 1;
+    s->org = fv_mem_array(mem, 2 * per_point, sizeof(int64_t));
+    s->moved = fv_mem_array(mem, 2 * per_point, sizeof(int64_t));
+    s->sum = fv_mem_array(mem, 2 * per_point, sizeof(int64_t));
+    s->touched = fv_mem_array(mem, per_point, 1);
+    s->shared_points = written_array(mem, cap, sizeof(uint16_t));
+    s->private_points = written_array(mem, cap, sizeof(uint16_t));
+    s->packed_x = written_array(mem, cap, sizeof(int16_t));
+    s->packed_y = written_array(mem, cap, sizeof(int16_t));
     s->peaks = fv_mem_array(mem, 3 * (size_t)(num_axes ? num_axes : 1), sizeof(int32_t));
     if (!s->org || !s->moved || !s->sum || !s->touched || !s->shared_points ||
         !s->private_points || !s->packed_x || !s->packed_y || !s->peaks) {
@@ -114,6 +128,7 @@ int sfnt_gvar_scratch_reserve(fv_mem *mem, sfnt_gvar_scratch *s, uint32_t n, uin
         return 0;
     }
     s->cap = cap;
+    s->points_cap = n;
     s->axes_cap = num_axes;
     return 1;
 }
@@ -386,6 +401,8 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
         return gvar_fail(err, FV_E_TRUNCATED, base + pos, "shared point numbers");
     int32_t *peak = s->peaks, *start = s->peaks + na, *end = s->peaks + 2 * (size_t)na;
     uint64_t hdr = 4;
+    fv_budget budget;
+    fv_budget_start(&budget, FV_BUDGET_GVAR_GLYPH_STEPS, 0);
     for (uint32_t t = 0; t < num_tuples; t++) {
         uint16_t size, index;
         uint64_t hdr_at = hdr;
@@ -414,6 +431,9 @@ fv_status sfnt_gvar_glyph_deltas(const sfnt_var *v, uint32_t gid, const int32_t 
         uint32_t nd = np ? np : n_points;
         if (nd > s->cap)
             return gvar_fail(err, FV_E_BAD_TABLE, base + tuple_at, "more deltas than points");
+        if (!fv_budget_spend(&budget, (uint64_t)n_points + nd))
+            return gvar_fail(err, FV_E_BUDGET_STEPS, base + tuple_at,
+                             "glyph deltas beyond the work budget (FV_BUDGET_GVAR_GLYPH_STEPS)");
         if (sfnt_tuple_read_deltas(td, &tp, s->packed_x, nd) || sfnt_tuple_read_deltas(td, &tp, s->packed_y, nd))
             return gvar_fail(err, FV_E_TRUNCATED, base + tuple_at + tp, "packed deltas");
         add_tuple(s, scalar, points, np, n_points, ends, num_contours);

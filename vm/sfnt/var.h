@@ -109,7 +109,9 @@ typedef struct sfnt_gvar_scratch {
     uint16_t *shared_points, *private_points;
     int16_t *packed_x, *packed_y;
     int32_t *peaks;                    /* peak, start, end: 3 * num_axes */
-    uint32_t cap, axes_cap;
+    uint32_t cap;                      /* point numbers and packed deltas */
+    uint32_t points_cap;               /* org, moved, sum, touched: points */
+    uint32_t axes_cap;
 } sfnt_gvar_scratch;
 
 /* Point deltas of glyph `gid` at `coords` (num_axes normalized), for its
