@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "fontvm/tt.h"
+#include "fontvm/var.h"
 
 #ifdef FONTVM_CLI_WITH_REFERENCES
 #include <ft2build.h>
@@ -31,6 +32,7 @@
 #include FT_DRIVER_H
 #include FT_MODULE_H
 #include FT_SIZES_H
+#include FT_MULTIPLE_MASTERS_H
 #endif
 
 #define BENCH_MAX_SIZES 64
@@ -43,6 +45,8 @@ typedef struct bench_opts {
     uint32_t num_sizes;
     fv_tt_mode mode;
     uint32_t repeat;
+    const char *variations;  /* --variations TAG=V,... (design units), or NULL */
+    const char *named;       /* --named-instance N, or NULL */
 } bench_opts;
 
 typedef struct bench_result {
@@ -71,13 +75,14 @@ static int parse_sizes(const char *list, bench_opts *o)
 /* One timed pass of fontvm over every glyph at size s: CPU seconds, or a
  * negative value after printing why the size could not be made. */
 static double pass_fontvm(const char *path, cli_tt_session *ss, const bench_opts *o, uint32_t s,
-                          uint32_t num_glyphs, uint64_t *failed)
+                          const fv_tt_size_request *location, uint32_t num_glyphs, uint64_t *failed)
 {
     fv_error err;
     double t0 = cli_tt_now();
     fv_tt_size *size = NULL;
     fv_tt_size_request req = {.x_ppem_26d6 = o->x[s], .y_ppem_26d6 = o->y[s], .mode = o->mode,
-                              .pedantic = 0};
+                              .pedantic = 0, .coords = location->coords,
+                              .num_coords = location->num_coords};
     if (fv_tt_size_new(ss->face, ss->exec, &req, &size, &err) != FV_OK) {
         (void)cli_fail(path, &err);
         return -1.0;
@@ -100,8 +105,10 @@ typedef struct ft_bench {
     FT_Int32 flags;
 } ft_bench;
 
-/* 0, or -1 after printing why FreeType cannot open the font. */
-static int ft_open(const char *path, const bench_opts *o, ft_bench *b)
+/* 0, or -1 after printing why FreeType cannot open the font or take the
+ * location (the same normalized coordinates fontvm hints at). */
+static int ft_open(const char *path, const bench_opts *o, const fv_tt_size_request *location,
+                   ft_bench *b)
 {
     memset(b, 0, sizeof *b);
     FT_UInt version = o->mode == FV_TT_V35 ? TT_INTERPRETER_VERSION_35 : TT_INTERPRETER_VERSION_40;
@@ -115,6 +122,15 @@ static int ft_open(const char *path, const bench_opts *o, ft_bench *b)
         FT_New_Face(b->lib, path, 0, &b->face)) {
         fprintf(stderr, "fontvm bench: %s: FreeType cannot open the font\n", path);
         return -1;
+    }
+    if (location->num_coords) {
+        FT_Fixed coords[FV_VAR_MAX_AXES];
+        for (uint32_t i = 0; i < location->num_coords; i++)
+            coords[i] = location->coords[i];
+        if (FT_Set_Var_Blend_Coordinates(b->face, location->num_coords, coords)) {
+            fprintf(stderr, "fontvm bench: %s: FreeType cannot set the location\n", path);
+            return -1;
+        }
     }
     return 0;
 }
@@ -159,9 +175,16 @@ static int bench_font(const char *path, const bench_opts *o, bench_result *rf, b
     if (rc != CLI_OK)
         return rc;
     *num_glyphs = fv_font_glyph_count(ss.font);
+    int32_t coords[FV_VAR_MAX_AXES];
+    fv_tt_size_request location = {.coords = NULL, .num_coords = 0};
+    rc = cli_var_location("bench", ss.font, o->variations, o->named, coords, &location);
+    if (rc != CLI_OK) {
+        cli_tt_close(&ss);
+        return rc;
+    }
 #ifdef FONTVM_CLI_WITH_REFERENCES
     ft_bench ft;
-    if (ft_open(path, o, &ft) != 0) {
+    if (ft_open(path, o, &location, &ft) != 0) {
         ft_close(&ft);
         cli_tt_close(&ss);
         return CLI_BAD_INPUT;
@@ -170,7 +193,7 @@ static int bench_font(const char *path, const bench_opts *o, bench_result *rf, b
     for (uint32_t rep = 0; rep < o->repeat; rep++) {
         for (uint32_t s = 0; s < o->num_sizes; s++) {
             uint64_t failed = 0;
-            double t = pass_fontvm(path, &ss, o, s, *num_glyphs, &failed);
+            double t = pass_fontvm(path, &ss, o, s, &location, *num_glyphs, &failed);
             if (t < 0) {
                 rc = CLI_BAD_INPUT;
                 goto done;
@@ -216,13 +239,17 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: fontvm bench FONT... [--sizes LIST] [--mode v35|v40|v40-mono|v40-lcd] "
-            "[--repeat N]\n\n"
+            "[--repeat N]\n"
+            "                    [--variations TAG=V,... | --named-instance N]\n\n"
             "Hints every glyph at every size with fontvm and with FreeType in the same run\n"
             "and prints glyphs/s for each, the ratio fontvm/FreeType (> 1: fontvm faster)\n"
             "and fontvm's peak memory per loaded font.\n"
             "  --sizes LIST  ppem list (default " BENCH_DEFAULT_SIZES ")\n"
             "  --mode M      default v40\n"
-            "  --repeat N    passes per size; each engine keeps its fastest (default 3)\n");
+            "  --repeat N    passes per size; each engine keeps its fastest (default 3)\n"
+            "  --variations TAG=V,...  variable fonts at this location (design units, as\n"
+            "                hb-view spells it), both engines at the same normalized\n"
+            "                coordinates; --named-instance N a named instance (1-based)\n");
 }
 
 static double rate(const bench_result *r)
@@ -248,6 +275,8 @@ int cmd_bench(int argc, char **argv)
     static const struct option options[] = {
         {"help", no_argument, NULL, 'h'},        {"sizes", required_argument, NULL, 's'},
         {"mode", required_argument, NULL, 'm'},  {"repeat", required_argument, NULL, 'r'},
+        {"variations", required_argument, NULL, 'V'},
+        {"named-instance", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     int opt;
     cli_getopt_begin();
@@ -264,6 +293,8 @@ int cmd_bench(int argc, char **argv)
             if (cli_opt_uint("bench", "--repeat", optarg, 1, 1000000, &o.repeat))
                 return CLI_BAD_INPUT;
             break;
+        case 'V': o.variations = optarg; break;
+        case 'I': o.named = optarg; break;
         default: return CLI_BAD_INPUT;
         }
     }
@@ -281,6 +312,9 @@ int cmd_bench(int argc, char **argv)
 
     printf("fontvm bench: mode %s, %u sizes, best of %u pass(es) per size", fv_tt_mode_name(o.mode),
            o.num_sizes, o.repeat);
+    if (o.variations || o.named)
+        printf(", at %s%s", o.variations ? o.variations : "named instance ",
+               o.variations ? "" : o.named);
 #ifdef FONTVM_CLI_WITH_REFERENCES
     {
         FT_Library lib;
