@@ -357,6 +357,128 @@ static void test_notdef_only_stays_scalable(void **state)
     free(font);
 }
 
+/* fb_minimal plus glyph 2: a composite of glyph `component` at (0, 0)
+ * whose instructionLength `ilen` is the glyph's last field, followed in
+ * glyf by `after` (n_after bytes) outside the glyph. */
+static void composite_font(fb_font *fb, unsigned component, unsigned ilen, const uint8_t *after,
+                           size_t n_after)
+{
+    fb_minimal(fb);
+    fb_put16(fb_find(fb, "maxp"), 4, 3);  /* numGlyphs */
+    fb_put16(fb_find(fb, "maxp"), 28, 1); /* maxComponentElements */
+    fb_put16(fb_find(fb, "maxp"), 30, 1); /* maxComponentDepth */
+    fb_table *glyf = fb_find(fb, "glyf");
+    fb_u16(glyf, 0xFFFF); fb_zeros(glyf, 4); fb_u16(glyf, 500); fb_u16(glyf, 500);
+    fb_u16(glyf, 0x0103); fb_u16(glyf, component); fb_u16(glyf, 0); fb_u16(glyf, 0);
+    fb_u16(glyf, ilen);  /* ARG_1_AND_2_ARE_WORDS | ARGS_ARE_XY_VALUES | WE_HAVE_INSTRUCTIONS */
+    fb_u16(fb_find(fb, "loca"), (unsigned)(glyf->len / 2));
+    for (size_t i = 0; i < n_after; i++)
+        fb_u8(glyf, after[i]);
+}
+
+/* Both engines' glyph 2 at 12 ppem in v35 and v40 (asserted alike);
+ * FreeType's is left in *ref and fontvm's error in fv_why (v40). */
+static void assert_glyph2_alike(const fb_font *fb, ttc_glyph *ref, char fv_why[160])
+{
+    size_t size;
+    uint8_t *font = fb_serialize(fb, &size);
+    char errbuf[256];
+    fv_error err;
+    ttc_ft *ft = NULL;
+    ttc_fv *fv = NULL;
+    assert_int_equal(ttc_ft_open_memory(font, size, 0, &ft, errbuf, sizeof errbuf), 0);
+    assert_int_equal(ttc_fv_open_memory(font, size, 0, &fv, &err), 0);
+    ttc_size sz;
+    assert_int_equal(ttc_size_parse("12", &sz), 0);
+    ttc_glyph sub;
+    ttc_glyph_init(&sub);
+    fv_tt_mode modes[] = {FV_TT_V35, FV_TT_V40};
+    for (int m = 0; m < 2; m++) {
+        assert_int_equal(ttc_ft_set_size(ft, &sz, modes[m], 0, errbuf, sizeof errbuf), 0);
+        assert_int_equal(ttc_fv_set_size(fv, &sz, modes[m], 0, &err), 0);
+        ttc_ft_load(ft, 2, ref);
+        ttc_fv_load(fv, 2, &sub);
+        ttc_diff d;
+        ttc_status st = ttc_compare(ref, &sub, &d);
+        if (st != TTC_IDENTICAL && st != TTC_ERROR_BOTH)
+            fail_msg("glyph 2 %s: FreeType %s, fontvm %s", m ? "v40" : "v35",
+                     ref->loaded ? "ok" : ref->error, sub.loaded ? "ok" : sub.error);
+        snprintf(fv_why, 160, "%s", sub.loaded ? "" : sub.error);
+    }
+    ttc_glyph_free(&sub);
+    ttc_ft_close(ft);
+    ttc_fv_close(fv);
+    free(font);
+}
+
+/* SVTCA[y]; PUSHB[1] 0 64; SHPIX: point 0 one pixel up. */
+static const uint8_t shpix_up[] = {0x00, 0xB1, 0x00, 0x40, 0x38};
+
+/* COMPAT(freetype): a composite's instructions are read from the file
+ * where its components end, inside the glyph or not. */
+static void test_composite_instructions_past_the_glyph(void **state)
+{
+    (void)state;
+    fb_font fb;
+    ttc_glyph ref;
+    ttc_glyph_init(&ref);
+    char why[160];
+    /* The program is the bytes after the glyph: it runs. */
+    composite_font(&fb, 1, sizeof shpix_up, shpix_up, sizeof shpix_up);
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_true(ref.loaded);
+    assert_int_equal(ref.y[0], 64);
+    /* instructionLength itself past the glyph. */
+    composite_font(&fb, 1, 0, NULL, 0);
+    fb_table *glyf = fb_find(&fb, "glyf");
+    glyf->len -= 2;
+    fb_put16(fb_find(&fb, "loca"), 6, (unsigned)(glyf->len / 2));
+    fb_u16(glyf, sizeof shpix_up);
+    for (size_t i = 0; i < sizeof shpix_up; i++)
+        fb_u8(glyf, shpix_up[i]);
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_int_equal(ref.y[0], 64);
+    /* Longer than maxSizeOfInstructions (100) but not than the glyph (it
+     * holds 150 bytes more): read on past the glyph. */
+    uint8_t tail[150] = {0};
+    memcpy(tail, shpix_up, sizeof shpix_up);
+    composite_font(&fb, 1, 120, tail, sizeof tail);
+    fb_put16(fb_find(&fb, "loca"), 6, (unsigned)((fb_find(&fb, "glyf")->len - 50) / 2));
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_int_equal(ref.y[0], 64);
+    /* No points to hint (the component is the empty glyph 0): the
+     * instructions are never read, however long. */
+    composite_font(&fb, 0, 60000, NULL, 0);
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_true(ref.loaded);
+    assert_int_equal(ref.num_points, 0);
+    ttc_glyph_free(&ref);
+}
+
+/* ... and where FreeType fails the glyph: longer than both
+ * maxSizeOfInstructions and the glyph (Too_Many_Hints), or past the end of
+ * the file (a stream error). */
+static void test_composite_instructions_refused(void **state)
+{
+    (void)state;
+    fb_font fb;
+    ttc_glyph ref;
+    ttc_glyph_init(&ref);
+    char why[160];
+    uint8_t tail[300] = {0};
+    composite_font(&fb, 1, 200, tail, sizeof tail);
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_false(ref.loaded);
+    assert_non_null(strstr(why, "longer than maxSizeOfInstructions and the glyph"));
+    /* At most maxSizeOfInstructions, but the file ends first (only loca,
+     * 8 bytes, follows glyf). */
+    composite_font(&fb, 1, 100, NULL, 0);
+    assert_glyph2_alike(&fb, &ref, why);
+    assert_false(ref.loaded);
+    assert_non_null(strstr(why, "truncated (composite instructions past the end of the file)"));
+    ttc_glyph_free(&ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +491,8 @@ int main(void)
         cmocka_unit_test(test_eblc_cblc_strikes),
         cmocka_unit_test(test_notdef_only_beside_strikes),
         cmocka_unit_test(test_notdef_only_stays_scalable),
+        cmocka_unit_test(test_composite_instructions_past_the_glyph),
+        cmocka_unit_test(test_composite_instructions_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

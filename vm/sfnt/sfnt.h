@@ -243,7 +243,14 @@ typedef struct sfnt_glyph {
     uint16_t num_components;
     sfnt_component *components;
     /* Either kind */
-    fv_span instructions;          /* may be empty */
+    fv_span instructions;          /* may be empty; a composite's may lie past the glyph */
+    /* A composite's instructions that cannot be read (see glyf.c
+     * composite_instructions): FV_OK, TRUNCATED or TT_TOO_MANY_HINTS, at
+     * glyf offset instructions_at.  The loader raises it only where it
+     * would run them, as FreeType 2.12.1 reads them only then. */
+    fv_status instructions_status;
+    uint64_t instructions_at;
+    const char *instructions_why;  /* a static string */
     /* Allocated lengths of the arrays above (sfnt_glyph_reload reuses them). */
     uint32_t cap_end_points, cap_flags, cap_xs, cap_ys, cap_components;
 } sfnt_glyph;

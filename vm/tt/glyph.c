@@ -351,11 +351,15 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
 {
     gl_base *b = &L->base;
     fv_span ins = g->instructions;
-    uint16_t max_ins = L->sf->maxp.max_size_of_instructions;
-    if (ins.len > max_ins) {
-        /* "don't trust maxSizeOfInstructions; only a rough safety check"
-         * is done by the sfnt reader (the bytes are inside the glyph). */
-    } else if (ins.len == 0)
+    if (g->instructions_status != FV_OK) {
+        /* COMPAT(freetype): instructions FreeType could not read, now that
+         * it reads them (glyf.c composite_instructions). */
+        fail(L, g->instructions_status, g->gid, g->instructions_why);
+        if (L->err)
+            L->err->offset = g->instructions_at > UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)g->instructions_at;
+        return g->instructions_status;
+    }
+    if (ins.len == 0)
         return FV_OK;
     uint32_t n = b->n_points - start_point;
     uint32_t nc = b->n_contours - start_contour;
