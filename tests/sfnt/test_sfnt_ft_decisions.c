@@ -120,6 +120,33 @@ static void test_maxp_versions_and_absence(void **state)
     free(font);
 }
 
+/* A maxp of numGlyphs only (version 0.5) allows no FDEF: an fpgm defining
+ * one fails in both, and so does every glyph; with the 1.0 fields and
+ * maxFunctionDefs 0 the count is raised to 64 and the FDEF passes. */
+static void test_maxp_05_allows_no_fdef(void **state)
+{
+    (void)state;
+    static const uint8_t pushb0_fdef_endf[] = {0xB0, 0x00, 0x2C, 0x2D};
+    uint32_t versions[] = {0x00005000, 0x00010000};
+    for (int i = 0; i < 2; i++) {
+        fb_font fb;
+        fb_minimal(&fb);
+        fb_put16(fb_find(&fb, "maxp"), 0, versions[i] >> 16);
+        fb_put16(fb_find(&fb, "maxp"), 2, versions[i] & 0xFFFF);
+        fb_put16(fb_find(&fb, "maxp"), 20, 0); /* maxFunctionDefs */
+        fb_table *fpgm = fb_add(&fb, "fpgm");
+        memcpy(fpgm->data, pushb0_fdef_endf, sizeof pushb0_fdef_endf);
+        fpgm->len = sizeof pushb0_fdef_endf;
+        size_t size;
+        uint8_t *font = fb_serialize(&fb, &size);
+        verdict v;
+        decide(font, size, "12", &v);
+        assert_int_equal(v.glyph[1], versions[i] == 0x00005000 ? TTC_ERROR_BOTH : TTC_IDENTICAL);
+        verdict_free(&v);
+        free(font);
+    }
+}
+
 /* hmtx with one long metric of the two hhea announces: glyph 1's advance
  * is 0 in both. */
 static void test_short_hmtx(void **state)
@@ -484,6 +511,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_past_the_end),
         cmocka_unit_test(test_maxp_versions_and_absence),
+        cmocka_unit_test(test_maxp_05_allows_no_fdef),
         cmocka_unit_test(test_short_hmtx),
         cmocka_unit_test(test_required_tables_and_units),
         cmocka_unit_test(test_coordinates_beyond_16_bits),

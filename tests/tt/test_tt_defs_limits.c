@@ -42,11 +42,16 @@ static void run_defs(uint16_t max_fdefs, int32_t first, int32_t count, int32_t c
 static void test_capacity(void **state)
 {
     (void)state;
-    assert_int_equal(tt_defs_function_capacity(0), 64);
-    assert_int_equal(tt_defs_function_capacity(63), 64);
-    assert_int_equal(tt_defs_function_capacity(64), 64);
-    assert_int_equal(tt_defs_function_capacity(66), 66);
-    assert_int_equal(tt_defs_function_capacity(0xFFFF), 0xFFFF);
+    assert_int_equal(tt_defs_function_capacity(0x00010000, 0), 64);
+    assert_int_equal(tt_defs_function_capacity(0x00010000, 63), 64);
+    assert_int_equal(tt_defs_function_capacity(0x00010000, 64), 64);
+    assert_int_equal(tt_defs_function_capacity(0x00010000, 66), 66);
+    assert_int_equal(tt_defs_function_capacity(0x00010000, 0xFFFF), 0xFFFF);
+    assert_int_equal(tt_defs_function_capacity(0x00020000, 0), 64);
+    /* A maxp without the 1.0 fields: no FDEF at all. */
+    assert_int_equal(tt_defs_function_capacity(0x00005000, 0), 0);
+    assert_int_equal(tt_defs_function_capacity(0, 0), 0);
+    assert_int_equal(tt_defs_function_capacity(0xFFFFFFFF, 0), 0);
 }
 
 /* The finding itself: `FDEF ENDF` on an empty stack, maxFunctionDefs 0. */

@@ -12,9 +12,16 @@
  * tt_diff finding F-4 and tests/tt/test_tt_defs_limits.c. */
 #define TT_MIN_FUNCTION_DEFS 64
 
-/* The number of FDEFs a font may make, from maxp.maxFunctionDefs. */
-static inline uint32_t tt_defs_function_capacity(uint16_t max_function_defs)
+/* The number of FDEFs a font may make, from maxp's version and
+ * maxFunctionDefs.  COMPAT(freetype): the raise to 64 comes with the
+ * version 1.0 fields; a maxp of numGlyphs only (0.5, 0, negative: see
+ * sfnt.c read_maxp) allows no FDEF, and its fpgm's first one fails
+ * (Too_Many_Function_Defs; measured on Wargames.ttf and 32 other Debian
+ * fonts with maxp 0.5, conformance/tt/tt_sweep.py). */
+static inline uint32_t tt_defs_function_capacity(uint32_t maxp_version, uint16_t max_function_defs)
 {
+    if ((int32_t)maxp_version < 0x00010000)
+        return 0;
     return max_function_defs < TT_MIN_FUNCTION_DEFS ? TT_MIN_FUNCTION_DEFS : max_function_defs;
 }
 
