@@ -287,6 +287,25 @@ static void test_eblc_cblc_strikes(void **state)
     fb_find(&fb, "loca")->tag = FV_TAG('x', 'x', 'x', '2');
     add_strike(&fb, "EBLC", "EBDT", 0x00020000);
     assert_strike_sizes(&fb, 0);
+    /* An sbix table beside the EBLC strike, even an empty one: no outline
+     * (the strike's sizes stay EBLC's); beside CBLC it changes nothing. */
+    fb_minimal(&fb);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    fb_table *sbix = fb_add(&fb, "sbix");
+    fb_u16(sbix, 1); fb_u16(sbix, 1); fb_u32(sbix, 0);
+    assert_strike_sizes(&fb, 0);
+    fb_minimal(&fb);
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    fb_u16(fb_add(&fb, "sbix"), 1); /* 2 bytes */
+    assert_strike_sizes(&fb, 0);
+    /* ... and then loca is still required. */
+    fb_find(&fb, "loca")->tag = FV_TAG('x', 'x', 'x', '2');
+    assert_both(&fb, REFUSED);
+    fb_minimal(&fb);
+    add_strike(&fb, "CBLC", "CBDT", 0x00030000);
+    sbix = fb_add(&fb, "sbix");
+    fb_u16(sbix, 1); fb_u16(sbix, 1); fb_u32(sbix, 0);
+    assert_strike_sizes(&fb, 0);
     /* Without a data table there is no strike: no outline either. */
     fb_minimal(&fb);
     fb_find(&fb, "glyf")->tag = FV_TAG('x', 'x', 'x', '1');

@@ -532,8 +532,13 @@ void sfnt_find_strikes(const sfnt_font *f, sfnt_strikes *out)
         strike_ppem(t, kind, i, &x, &y);
         out->count += x != 0 && y != 0;
     }
-    out->sbix = kind == 'S';
-    out->replace_outlines = out->count > 0 && kind != 'E';
+    /* COMPAT(freetype): beside EBLC or bloc strikes, an sbix table of any
+     * content (empty, version 0, cut to 2 bytes) makes the face an sbix
+     * face as well: no outlines, and loca still required (measured on
+     * damaged DejaVuSans and wine's tahoma.ttf); beside CBLC it does not. */
+    fv_span sbix;
+    out->sbix = kind == 'S' || (kind == 'E' && sfnt_find_table(f, SFNT_TAG_sbix, &sbix));
+    out->replace_outlines = out->count > 0 && (kind != 'E' || out->sbix);
 }
 
 int sfnt_strike_has_ppem(const sfnt_font *f, uint32_t x_ppem, uint32_t y_ppem)

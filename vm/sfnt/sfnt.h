@@ -140,8 +140,8 @@ int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out);
  * and only the strikes' sizes can be set. */
 typedef struct sfnt_strikes {
     uint32_t count;          /* usable strikes */
-    int sbix;                /* they come from sbix */
-    int replace_outlines;    /* CBLC or sbix strikes: glyf is ignored */
+    int sbix;                /* they come from sbix, or sbix is beside EBLC/bloc */
+    int replace_outlines;    /* CBLC or sbix strikes, or sbix beside: glyf is ignored */
 } sfnt_strikes;
 void sfnt_find_strikes(const sfnt_font *f, sfnt_strikes *out);
 /* 1 when a usable strike has exactly this x and y ppem. */
