@@ -261,19 +261,28 @@ static json_t *points_json(const ttc_glyph *g)
     return a;
 }
 
-static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mode, uint32_t gid,
-                         const char *glyph_name, const ttc_glyph *ref, const ttc_glyph *fv,
-                         const ttc_diff *d, const ttc_culprit *c, int with_detail,
-                         uint32_t upem)
+/* The fields every per-configuration record starts with, in RECORDS.md's
+ * order: which font, face, size, location and mode it is about. */
+static json_t *record_start(const char *type, const options *o, const char *size_label,
+                            fv_tt_mode mode)
 {
     json_t *r = json_object();
-    json_object_set_new(r, "type", json_string("tt_case"));
+    json_object_set_new(r, "type", json_string(type));
     json_object_set_new(r, "font", json_string(o->font));
     json_object_set_new(r, "face", json_integer(o->face));
     json_object_set_new(r, "size", json_string(size_label));
     if (o->location)
         json_object_set_new(r, "location", json_string(o->location));
     json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
+    return r;
+}
+
+static json_t *case_json(const options *o, const char *size_label, fv_tt_mode mode, uint32_t gid,
+                         const char *glyph_name, const ttc_glyph *ref, const ttc_glyph *fv,
+                         const ttc_diff *d, const ttc_culprit *c, int with_detail,
+                         uint32_t upem)
+{
+    json_t *r = record_start("tt_case", o, size_label, mode);
     json_object_set_new(r, "gid", json_integer(gid));
     json_object_set_new(r, "glyph_name", json_string(glyph_name));
     json_object_set_new(r, "status", json_string(ttc_status_name(d->status)));
@@ -332,14 +341,7 @@ static void emit_decision(const options *o, const char *size_label, fv_tt_mode m
 {
     ttc_status st = ref_error ? (fontvm_error ? TTC_ERROR_BOTH : TTC_ERROR_REF_ONLY)
                               : (fontvm_error ? TTC_ERROR_FONTVM_ONLY : TTC_IDENTICAL);
-    json_t *r = json_object();
-    json_object_set_new(r, "type", json_string("tt_load"));
-    json_object_set_new(r, "font", json_string(o->font));
-    json_object_set_new(r, "face", json_integer(o->face));
-    json_object_set_new(r, "size", json_string(size_label));
-    if (o->location)
-        json_object_set_new(r, "location", json_string(o->location));
-    json_object_set_new(r, "mode", json_string(fv_tt_mode_name(mode)));
+    json_t *r = record_start("tt_load", o, size_label, mode);
     json_object_set_new(r, "stage", json_string(stage));
     json_object_set_new(r, "status", json_string(ttc_status_name(st)));
     json_object_set_new(r, "ref_error", ref_error ? json_string(ref_error) : json_null());
