@@ -180,14 +180,24 @@ static fv_status bad_request(fv_error *err, const char *fmt, ...)
     return FV_E_BAD_ARGUMENT;
 }
 
-fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_segment **out,
-                      fv_error *err)
+void grv_seg_release(grv_seg *seg)
+{
+    if (seg && seg->mem)
+        seg_free(seg);
+    if (seg)
+        memset(seg, 0, sizeof *seg);
+}
+
+fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req, grv_seg *segp,
+                            fv_error *err)
 {
     fv_error scratch;
     if (!err)
         err = &scratch;
     fv_error_clear(err);
-    if (!face || !req || !out || (req->length && !req->text) ||
+    if (segp)
+        memset(segp, 0, sizeof *segp);
+    if (!face || !req || !segp || (req->length && !req->text) ||
         (req->num_features && !req->features)) {
         err->kind = FV_E_BAD_ARGUMENT;
         return FV_E_BAD_ARGUMENT;
@@ -202,7 +212,6 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     if (!(req->justify_percent >= 0 && req->justify_percent <= GRV_MAX_JUSTIFY_PERCENT))
         return bad_request(err, "justify_percent %g (0 = off, at most %d)",
                            (double)req->justify_percent, GRV_MAX_JUSTIFY_PERCENT);
-    *out = NULL;
     fv_status st = FV_OK;
     const grv_silf *silf = &face->silf;
     grv_seg seg;
@@ -302,6 +311,31 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     st = grv_link_status(&seg, err);
     if (st != FV_OK)
         goto done;
+done:
+    if (st != FV_OK) {
+        seg_free(&seg);
+        return st;
+    }
+    *segp = seg;
+    return FV_OK;
+}
+
+fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_segment **out,
+                      fv_error *err)
+{
+    fv_error scratch;
+    if (!err)
+        err = &scratch;
+    if (!out) {
+        fv_error_clear(err);
+        err->kind = FV_E_BAD_ARGUMENT;
+        return FV_E_BAD_ARGUMENT;
+    }
+    *out = NULL;
+    grv_seg seg;
+    fv_status st = grv_shape_segment(face, req, &seg, err);
+    if (st != FV_OK)
+        return st;
     {
         /* Output */
         uint32_t n = 0, guard = seg.pool_len + 1;

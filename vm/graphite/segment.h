@@ -297,6 +297,14 @@ void grv_set_feature(grv_seg *seg, uint32_t index, int32_t value);
 void grv_slot_child(grv_seg *seg, int32_t parent, int32_t child);
 void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);
 
+/* fv_gr_shape without the copy-out (face.c): shapes the request into *seg
+ * and leaves it alive, positioned and justified, for callers that read the
+ * slots themselves (compat/graphite2, graphite2's API).  On failure *seg is
+ * empty and needs no release; on success release it with grv_seg_release. */
+fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req, grv_seg *seg,
+                            fv_error *err);
+void grv_seg_release(grv_seg *seg);
+
 /* Collision avoidance and kerning (collide.c). */
 fv_status grv_coll_init(grv_seg *seg, fv_error *err);
 grv_coll *grv_coll_of(grv_seg *seg, int32_t s);
