@@ -15,6 +15,8 @@ struct fv_tt_exec {
     uint64_t max_run_steps;   /* most budget steps of one fpgm/prep run */
     fv_tt_trace_fn trace;
     void *trace_user;
+    fv_tt_diag_fn diag;       /* fv_tt_exec_set_diagnostics; NULL: off */
+    void *diag_user;
     /* Trace scratch (grown on demand while tracing). */
     tt_vec *snap;
     uint32_t snap_cap;

@@ -209,6 +209,14 @@ void fv_tt_exec_set_trace(fv_tt_exec *ex, fv_tt_trace_fn fn, void *user)
     ex->trace_user = user;
 }
 
+void fv_tt_exec_set_diagnostics(fv_tt_exec *ex, fv_tt_diag_fn fn, void *user)
+{
+    if (!ex)
+        return;
+    ex->diag = fn;
+    ex->diag_user = user;
+}
+
 const uint64_t *fv_tt_exec_opcode_counts(const fv_tt_exec *ex)
 {
     return ex ? ex->counts : NULL;

@@ -220,6 +220,10 @@ static fv_status hint_zone(gl_loader *L, tt_zone *z, fv_span ins, int composite)
             return st;
         /* COMPAT(freetype): other glyph program errors keep the partly
          * hinted glyph. */
+        if (st != FV_OK && c->ex->diag) {
+            fv_error where = c->err ? *c->err : (fv_error){.kind = st};
+            c->ex->diag(c->ex->diag_user, FV_TT_DIAG_GLYPH_STOPPED, &where);
+        }
         if (st != FV_OK && c->err)
             fv_error_clear(c->err);
     }

@@ -232,6 +232,8 @@ void tt_move(tt_ctx *c, tt_zone *z, uint32_t p, int64_t distance)
         if (!tt_compat_frozen(c))
             z->cur[p].y = tt_add(z->cur[p].y, axis == 2 ? distance
                                                          : tt_muldiv(distance, g->fv_y, c->f_dot_p));
+        else
+            tt_diag(c, FV_TT_DIAG_AFTER_IUP, FV_OK, p);
         z->tags[p] |= TT_TAG_TOUCH_Y;
     }
 }

@@ -58,6 +58,8 @@ static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
             if (!(c->iupx_called && c->iupy_called) &&
                 ((c->is_composite && c->gs.fv_y != 0) || (c->zp0->tags[point] & TT_TAG_TOUCH_Y)))
                 tt_move(c, c->zp0, point, step);
+            else if (c->iupx_called && c->iupy_called)
+                tt_diag(c, FV_TT_DIAG_AFTER_IUP, FV_OK, point);
         } else
             tt_move(c, c->zp0, point, step);
     }

@@ -275,6 +275,8 @@ TT_HANDLER(SHPIX)
                 (!(c->iupx_called && c->iupy_called) &&
                  ((c->is_composite && c->gs.fv_y != 0) || (c->zp2->tags[p] & TT_TAG_TOUCH_Y))))
                 tt_move_zp2(c, p, 0, dy, 1);
+            else if (c->iupx_called && c->iupy_called)
+                tt_diag(c, FV_TT_DIAG_AFTER_IUP, FV_OK, p);
         } else
             tt_move_zp2(c, p, dx, dy, 1);
     }

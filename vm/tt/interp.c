@@ -40,6 +40,19 @@ fv_status tt_fail(tt_ctx *c, fv_status kind, int64_t index)
     return kind;
 }
 
+void tt_diag(tt_ctx *c, fv_tt_diag_kind what, fv_status kind, int64_t index)
+{
+    fv_tt_exec *ex = c->ex;
+    if (FV_LIKELY(ex == NULL || ex->diag == NULL))
+        return;
+    fv_error where;
+    fv_error *saved = c->err;
+    c->err = &where;
+    tt_fail(c, kind, index);
+    c->err = saved;
+    ex->diag(ex->diag_user, what, &where);
+}
+
 fv_status tt_budget_fail(tt_ctx *c, fv_status kind)
 {
     tt_fail(c, kind, (int64_t)fv_budget_used(&c->budget));
@@ -235,6 +248,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             if (c->pedantic)
                 return tt_fail(c, FV_E_TT_STACK_UNDERFLOW, pops);
             /* COMPAT(freetype): missing arguments read as zeros. */
+            tt_diag(c, FV_TT_DIAG_IGNORED, FV_E_TT_STACK_UNDERFLOW, pops);
             for (uint32_t i = 0; i < pops; i++)
                 c->stack[i] = 0;
             first_arg = 0;

@@ -236,10 +236,17 @@ static inline fv_status tt_spend(tt_ctx *c, uint64_t n)
         return FV_OK;
     return tt_budget_fail(c, FV_E_BUDGET_STEPS);
 }
+/* Reports a tolerated fault to the context's diagnostics hook, if one is
+ * set (fv_tt_exec_set_diagnostics).  Called on fault paths only, so that
+ * the paths that do not fault pay nothing for the hook. */
+void tt_diag(tt_ctx *c, fv_tt_diag_kind what, fv_status kind, int64_t index);
 /* A fault FreeType ignores unless pedantic (it then raises it). */
 static inline fv_status tt_soft(tt_ctx *c, fv_status kind, int64_t index)
 {
-    return c->pedantic ? tt_fail(c, kind, index) : FV_OK;
+    if (c->pedantic)
+        return tt_fail(c, kind, index);
+    tt_diag(c, FV_TT_DIAG_IGNORED, kind, index);
+    return FV_OK;
 }
 
 /* ---- Wrapping 64-bit arithmetic (FreeType's ADD_LONG etc.) ---------------- */

@@ -104,6 +104,28 @@ typedef struct fv_tt_trace_event {
 } fv_tt_trace_event;
 typedef void (*fv_tt_trace_fn)(void *user, const fv_tt_trace_event *ev);
 
+/* Diagnostics hook: faults FreeType tolerates silently, reported as they
+ * happen when set on an exec context (`fontvm lint`).  Off (NULL) costs
+ * nothing on the paths that do not fault.  `where` names the instruction
+ * (program, glyph, pc, opcode, opname) and, for the fault kinds, the kind
+ * and the bad index or value. */
+typedef enum fv_tt_diag_kind {
+    /* The instruction did nothing (or read zeros) and the run went on, as
+     * FreeType does unless pedantic: where->kind is the fault it ignored
+     * (tt_invalid_cvt, tt_invalid_storage, tt_invalid_point,
+     * tt_invalid_zone, tt_invalid_reference, tt_bad_argument,
+     * tt_stack_underflow). */
+    FV_TT_DIAG_IGNORED = 0,
+    /* A glyph program stopped on a fault (where->kind); FreeType keeps the
+     * partly hinted glyph and reports nothing. */
+    FV_TT_DIAG_GLYPH_STOPPED,
+    /* v40 backward compatibility dropped a y move after IUP[x] and IUP[y]
+     * (or a DELTAP/SHPIX after them): the instruction cannot act.
+     * where->kind is FV_OK, where->index the point. */
+    FV_TT_DIAG_AFTER_IUP
+} fv_tt_diag_kind;
+typedef void (*fv_tt_diag_fn)(void *user, fv_tt_diag_kind what, const fv_error *where);
+
 FV_API fv_status fv_tt_face_new(fv_font *font, fv_tt_face **out, fv_error *err);
 FV_API void fv_tt_face_free(fv_tt_face *face);
 /* Whether the font carries TrueType hinting (any of fpgm/prep/glyph code). */
@@ -112,6 +134,7 @@ FV_API int fv_tt_face_is_hinted(const fv_tt_face *face);
 FV_API fv_status fv_tt_exec_new(fv_tt_face *face, fv_tt_exec **out, fv_error *err);
 FV_API void fv_tt_exec_free(fv_tt_exec *exec);
 FV_API void fv_tt_exec_set_trace(fv_tt_exec *exec, fv_tt_trace_fn fn, void *user);
+FV_API void fv_tt_exec_set_diagnostics(fv_tt_exec *exec, fv_tt_diag_fn fn, void *user);
 /* Per-opcode execution counts (256 entries) since creation; for coverage. */
 FV_API const uint64_t *fv_tt_exec_opcode_counts(const fv_tt_exec *exec);
 /* Work done with this context, in the steps of vm/common/budget.h (every
