@@ -147,6 +147,64 @@ static void test_maxp_05_allows_no_fdef(void **state)
     }
 }
 
+/* fb_minimal (with fpgm `FDEF 0 ENDF` when `fdef`) laid out with maxp
+ * last, its directory length `dir_len`, the file cut `keep` bytes into
+ * maxp.  Returns the font; *size is the cut length. */
+static uint8_t *maxp_cut_font(int fdef, uint32_t dir_len, size_t keep, size_t *size)
+{
+    static const uint8_t pushb0_fdef_endf[] = {0xB0, 0x00, 0x2C, 0x2D};
+    fb_font fb;
+    fb_minimal(&fb);
+    if (fdef) {
+        fb_table *fpgm = fb_add(&fb, "fpgm");
+        memcpy(fpgm->data, pushb0_fdef_endf, sizeof pushb0_fdef_endf);
+        fpgm->len = sizeof pushb0_fdef_endf;
+    }
+    fb_table *maxp = fb_find(&fb, "maxp");
+    fb_table saved = *maxp;
+    int at = (int)(maxp - fb.tables);
+    memmove(&fb.tables[at], &fb.tables[at + 1], (size_t)(fb.count - at - 1) * sizeof fb.tables[0]);
+    fb.tables[fb.count - 1] = saved;
+    size_t full;
+    uint8_t *font = fb_serialize(&fb, &full);
+    size_t rec = 12 + 16 * (size_t)(fb.count - 1) + 12;
+    font[rec] = (uint8_t)(dir_len >> 24), font[rec + 1] = (uint8_t)(dir_len >> 16);
+    font[rec + 2] = (uint8_t)(dir_len >> 8), font[rec + 3] = (uint8_t)dir_len;
+    *size = full - 32 + keep;
+    return font;
+}
+
+/* A maxp cut by the end of the file (F-29): FreeType 2.12.1 reads its
+ * first 6 bytes and its version 1.0 fields each all or nothing, bounded
+ * by the file, and opens the face whichever fails.  Cut inside the first 6
+ * bytes: no glyphs.  Cut inside the 1.0 fields: numGlyphs kept, every
+ * 1.0 field 0 and no FDEF allowed (as version 0.5), so a glyph hints
+ * without fpgm and fails with fpgm's FDEF.  A directory length past the
+ * end of the file drops the table instead: no glyphs either. */
+static void test_maxp_cut_by_end_of_file(void **state)
+{
+    (void)state;
+    for (int fdef = 0; fdef < 2; fdef++) {
+        for (size_t keep = 0; keep <= 32; keep++) {
+            for (int past = 0; past < 2; past++) {
+                size_t size;
+                uint8_t *font = maxp_cut_font(fdef, past ? 32 : (uint32_t)keep, keep, &size);
+                verdict v;
+                decide(font, size, "12", &v);
+                assert_int_equal(v.ft_face, OPENS);
+                assert_int_equal(v.fv_face, OPENS);
+                assert_true(v.ft_size && v.fv_size);
+                ttc_status want = TTC_IDENTICAL;
+                if ((past && keep < 32) || keep < 6 || (fdef && keep < 32))
+                    want = TTC_ERROR_BOTH;
+                assert_int_equal(v.glyph[1], want);
+                verdict_free(&v);
+                free(font);
+            }
+        }
+    }
+}
+
 /* hmtx with one long metric of the two hhea announces: glyph 1's advance
  * is 0 in both. */
 static void test_short_hmtx(void **state)
@@ -531,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_table_past_the_end),
         cmocka_unit_test(test_maxp_versions_and_absence),
         cmocka_unit_test(test_maxp_05_allows_no_fdef),
+        cmocka_unit_test(test_maxp_cut_by_end_of_file),
         cmocka_unit_test(test_short_hmtx),
         cmocka_unit_test(test_required_tables_and_units),
         cmocka_unit_test(test_coordinates_beyond_16_bits),

@@ -238,21 +238,28 @@ static fv_status read_head(sfnt_font *f, fv_error *err)
 
 /* COMPAT(freetype): a missing maxp leaves a face of no glyphs (FreeType
  * opens it); any version from 1.0 up (as a signed 16.16 number) has the
- * version 1.0 fields, any other (0.5, 0, negative) only numGlyphs. */
-static fv_status read_maxp(sfnt_font *f, fv_error *err)
+ * version 1.0 fields, any other (0.5, 0, negative) only numGlyphs.
+ * FreeType 2.12.1 reads the header in two all-or-nothing steps bounded by
+ * the end of the file (not by the table's length) and opens the face
+ * whichever fails: when the file ends inside the first 6 bytes the face
+ * has no glyphs and version 0, as without maxp; when it ends inside the
+ * version 1.0 fields (fuzz finding F-29) they all stay 0, numGlyphs and
+ * the version are kept, and maxFunctionDefs is not raised to 64, so the
+ * font behaves as a version 0.5 maxp (v1_fields false; measured on
+ * hand-made fonts cut at every byte of maxp, test_sfnt_ft_decisions). */
+static void read_maxp(sfnt_font *f)
 {
     fv_span t;
-    if (!sfnt_find_table(f, SFNT_TAG_maxp, &t))
-        return FV_OK;
-    fv_status st = sfnt_header_table(f, SFNT_TAG_maxp, 6, &t, err);
-    if (st != FV_OK)
-        return st;
+    if (!sfnt_find_table(f, SFNT_TAG_maxp, &t) ||
+        sfnt_header_table(f, SFNT_TAG_maxp, 6, &t, NULL) != FV_OK)
+        return;
     sfnt_maxp *m = &f->maxp;
     (void)fv_rd_u32(t, 0, &m->version);
     m->num_glyphs = u16_at(t, 4);
     if ((int32_t)m->version >= 0x00010000) {
-        if ((st = sfnt_header_table(f, SFNT_TAG_maxp, 32, &t, err)) != FV_OK)
-            return st;
+        if (sfnt_header_table(f, SFNT_TAG_maxp, 32, &t, NULL) != FV_OK)
+            return;
+        m->v1_fields = true;
         uint16_t *fields[] = {&m->max_points, &m->max_contours, &m->max_composite_points,
                               &m->max_composite_contours, &m->max_zones, &m->max_twilight_points,
                               &m->max_storage, &m->max_function_defs, &m->max_instruction_defs,
@@ -261,7 +268,6 @@ static fv_status read_maxp(sfnt_font *f, fv_error *err)
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
             *fields[i] = u16_at(t, 6 + 2 * i);
     }
-    return FV_OK;
 }
 
 /* hhea and vhea share their layout. */
@@ -599,9 +605,9 @@ fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **
     f->data = file;
     f->face_index = face_index;
     f->num_faces = num_faces;
-    if ((st = read_directory(f, dir, err)) != FV_OK || (st = read_head(f, err)) != FV_OK ||
-        (st = read_maxp(f, err)) != FV_OK)
+    if ((st = read_directory(f, dir, err)) != FV_OK || (st = read_head(f, err)) != FV_OK)
         goto fail;
+    read_maxp(f);
     fv_span probe;
     if (sfnt_find_table(f, SFNT_TAG_hhea, &probe)) {
         if ((st = read_xhea(f, SFNT_TAG_hhea, &f->hhea, err)) != FV_OK)

@@ -8,6 +8,7 @@
 #ifndef FV_SFNT_SFNT_H
 #define FV_SFNT_SFNT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/mem.h"
@@ -60,7 +61,10 @@ typedef struct sfnt_head {
 typedef struct sfnt_maxp {
     uint32_t version;  /* 0x00005000 or 0x00010000 */
     uint16_t num_glyphs;
-    /* Version 1.0 fields (0 in version 0.5). */
+    /* The version 1.0 fields were read: version 1.0 or later and all 32
+     * bytes inside the file (read_maxp). */
+    bool v1_fields;
+    /* Version 1.0 fields (0 in version 0.5 or when v1_fields is false). */
     uint16_t max_points, max_contours;
     uint16_t max_composite_points, max_composite_contours;
     uint16_t max_zones, max_twilight_points;

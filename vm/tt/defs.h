@@ -3,6 +3,8 @@
 #ifndef FV_TT_DEFS_H
 #define FV_TT_DEFS_H
 
+#include <stdbool.h>
+
 #include "tt/interp.h"
 
 /* COMPAT(freetype): FreeType 2.12.1 raises a maxp.maxFunctionDefs below 64
@@ -12,15 +14,16 @@
  * tt_diff finding F-4 and tests/tt/test_tt_defs_limits.c. */
 #define TT_MIN_FUNCTION_DEFS 64
 
-/* The number of FDEFs a font may make, from maxp's version and
- * maxFunctionDefs.  COMPAT(freetype): the raise to 64 comes with the
- * version 1.0 fields; a maxp of numGlyphs only (0.5, 0, negative: see
+/* The number of FDEFs a font may make, from maxp's version 1.0 fields
+ * (sfnt_maxp.v1_fields) and maxFunctionDefs.  COMPAT(freetype): the raise
+ * to 64 comes with the version 1.0 fields; a maxp of numGlyphs only (0.5,
+ * 0, negative, or 1.0 whose fields run past the end of the file: see
  * sfnt.c read_maxp) allows no FDEF, and its fpgm's first one fails
  * (Too_Many_Function_Defs; measured on Wargames.ttf and 32 other Debian
- * fonts with maxp 0.5, conformance/tt/tt_sweep.py). */
-static inline uint32_t tt_defs_function_capacity(uint32_t maxp_version, uint16_t max_function_defs)
+ * fonts with maxp 0.5, conformance/tt/tt_sweep.py, and fuzz finding F-29). */
+static inline uint32_t tt_defs_function_capacity(bool maxp_v1_fields, uint16_t max_function_defs)
 {
-    if ((int32_t)maxp_version < 0x00010000)
+    if (!maxp_v1_fields)
         return 0;
     return max_function_defs < TT_MIN_FUNCTION_DEFS ? TT_MIN_FUNCTION_DEFS : max_function_defs;
 }

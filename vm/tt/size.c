@@ -219,7 +219,7 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     }
     s->m.point_size = s->m.ppem * 64; /* FT_MulDiv(ppem, 64 * 72, 72) */
 
-    if (tt_defs_alloc(face->mem, &s->defs, tt_defs_function_capacity(sf->maxp.version, sf->maxp.max_function_defs),
+    if (tt_defs_alloc(face->mem, &s->defs, tt_defs_function_capacity(sf->maxp.v1_fields, sf->maxp.max_function_defs),
                       sf->maxp.max_instruction_defs) != FV_OK)
         goto nomem;
     s->cvt_size = sf->cvt_count;
