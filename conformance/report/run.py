@@ -4,7 +4,7 @@ writes the report.  Called by scripts/conform; see conformance/README.md.
 
   run.py [--quick] [--fonts PAT,...] [--sizes 6-24,10.5] [--modes v35,v40]
          [--jobs N] [--out DIR] [--check BASELINE.json] [--save-baseline F]
-         [--replay DIR|FILE...] [FONT-OR-FOLDER...]
+         [--replay DIR|FILE...] [--shard K/N] [--merge DIR...] [FONT-OR-FOLDER...]
 
 Exit status: 0 the run completed (differences are in the report, not in the
 exit status); 1 --check found regressions; 2 bad configuration or command
@@ -373,7 +373,77 @@ def mark_unfinished(m, job):
         m._config(k)
 
 
-def replay(paths, model):
+def parse_shard(text):
+    """"K/N" (1 <= K <= N) -> (K, N); ConfigError otherwise."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise cfgmod.ConfigError(f"--shard {text!r}: expected K/N, e.g. 2/4")
+    if not (1 <= k <= n):
+        raise cfgmod.ConfigError(f"--shard {text!r}: K must be 1 to N")
+    return k, n
+
+
+def plan_id(jobs):
+    """Names every job of the whole plan (before sharding): shards of one
+    plan carry the same id, so --merge refuses shards of different runs."""
+    import hashlib
+    h = hashlib.sha256()
+    for name in sorted(j.name for j in jobs):
+        h.update(name.encode("utf-8") + b"\n")
+    return h.hexdigest()[:16]
+
+
+def shard_jobs(jobs, k, n):
+    """The jobs of shard k of n: a deterministic partition balanced by the
+    planner's cost model (config.job_cost, the weight the ETA uses too):
+    the dearest job first, each to the shard with the least weight so far
+    (ties to the lower shard; equal weights ordered by name).  The same
+    plan gives the same partition on every machine."""
+    load = [0.0] * n
+    mine = []
+    for j in sorted(jobs, key=lambda j: (-j.weight, j.name)):
+        i = min(range(n), key=lambda s: (load[s], s))
+        load[i] += j.weight
+        if i == k - 1:
+            mine.append(j)
+    return mine, load
+
+
+def merge_dirs(dirs):
+    """The record files and jobs.json of shard output folders (--out of
+    --shard runs): checks that they are the N shards of one plan, each once."""
+    shards, files, metas = {}, [], []
+    for d in dirs:
+        rec = os.path.join(d, "records")
+        if not os.path.isdir(rec):
+            raise cfgmod.ConfigError(f"--merge: {d} has no records/ folder (the --out of a --shard run)")
+        meta_path = os.path.join(rec, "jobs.json")
+        try:
+            with open(meta_path) as fh:
+                meta = json.load(fh)
+        except (OSError, ValueError) as e:
+            raise cfgmod.ConfigError(f"--merge: {meta_path}: {e}")
+        sh = meta.get("shard") or {}
+        if not sh:
+            raise cfgmod.ConfigError(f"--merge: {d} is not the output of a --shard run")
+        key = (sh.get("plan"), sh.get("of"))
+        if shards and key != next(iter(shards.values()))[0]:
+            raise cfgmod.ConfigError(f"--merge: {d} is a shard of another plan or count "
+                                     f"({sh.get('index')}/{sh.get('of')}, plan {sh.get('plan')})")
+        if sh.get("index") in shards:
+            raise cfgmod.ConfigError(f"--merge: shard {sh.get('index')}/{sh.get('of')} given twice")
+        shards[sh.get("index")] = (key, d)
+        files += sorted(os.path.join(rec, n) for n in os.listdir(rec) if n.endswith(".jsonl"))
+        metas.append(meta)
+    n = next(iter(shards.values()))[0][1]
+    missing = sorted(set(range(1, n + 1)) - set(shards))
+    if missing:
+        raise cfgmod.ConfigError(f"--merge: shard(s) {', '.join(f'{i}/{n}' for i in missing)} missing")
+    return files, metas
+
+
+def replay(paths, model, metas=None):
     files = []
     for p in paths:
         if os.path.isdir(p):
@@ -398,6 +468,16 @@ def replay(paths, model):
                     model.add(rec, job)
         model.jobs[job] = {"engine": "", "font": "", "status": "replayed", "seconds": 0.0,
                            "exit": 0, "error": None, "command": f}
+    if metas is not None:
+        # Merged shards: they ran side by side, so the run took as long as
+        # the longest; one interrupted shard makes the whole run partial.
+        model.seconds = max(float(m.get("seconds", 0.0)) for m in metas)
+        model.interrupted = any(m.get("interrupted") for m in metas)
+        for meta in metas:
+            for name, j in (meta.get("jobs") or {}).items():
+                if isinstance(j, dict) and name in model.jobs:
+                    model.jobs[name].update({k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
+        return
     jobs_json = os.path.join(os.path.dirname(files[0]), "jobs.json")
     if os.path.isfile(jobs_json):
         try:
@@ -483,6 +563,12 @@ def main(argv=None):
     ap.add_argument("--save-baseline", metavar="FILE", help="write this run as a baseline")
     ap.add_argument("--replay", nargs="+", metavar="RECORDS",
                     help="build the report from record files (.jsonl or folders) instead of running")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="run only shard K of N: a deterministic partition of the jobs balanced by their "
+                         "estimated cost, for running one corpus on N machines; combine with --merge")
+    ap.add_argument("--merge", nargs="+", metavar="DIR",
+                    help="build one report from the --out folders of the N --shard runs of one plan "
+                         "(same totals and records as an unsharded run); with --check, --save-baseline")
     ap.add_argument("--list", action="store_true", help="print the jobs and exit")
     # scripts/conform checks the command line before it installs or builds.
     ap.add_argument("--parse-only", action="store_true", help=argparse.SUPPRESS)
@@ -519,7 +605,17 @@ def main(argv=None):
                 if not os.path.exists(p):
                     raise cfgmod.ConfigError(f"--replay: {p} does not exist")
             return 0
-        if a.replay:
+        if a.merge and (a.replay or a.shard or a.paths):
+            raise cfgmod.ConfigError("--merge builds the report from shard folders: not with --replay, --shard or fonts")
+        if a.replay and a.shard:
+            raise cfgmod.ConfigError("--shard selects jobs to run: not with --replay")
+        shard = parse_shard(a.shard) if a.shard else None
+        if a.merge:
+            files, metas = merge_dirs(a.merge)
+            if a.list:
+                return 0
+            replay(files, m, metas)
+        elif a.replay:
             replay(a.replay, m)
         else:
             if a.fontsource and (a.extended or a.paths):
@@ -534,6 +630,15 @@ def main(argv=None):
                                      fontsource_sets=a.fontsource)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")
+            shard_meta = None
+            if shard:
+                plan = plan_id(jobs)
+                all_jobs = len(jobs)
+                jobs, load = shard_jobs(jobs, *shard)
+                shard_meta = {"index": shard[0], "of": shard[1], "plan": plan, "plan_jobs": all_jobs,
+                              "weights": [round(w, 1) for w in load]}
+                say(f"shard {shard[0]}/{shard[1]}: {len(jobs)} of {all_jobs} jobs, "
+                    f"{100 * load[shard[0] - 1] / (sum(load) or 1):.1f}% of the estimated cost (plan {plan})")
             if a.list:
                 for j in jobs:
                     print(f"{j.name}\t{j.cases}\t{m.name(j.font)}" + (f"\t{m.name(j.texts)}" if j.texts else ""))
@@ -561,7 +666,10 @@ def main(argv=None):
             r.run(prog)
             m.seconds = time.monotonic() - t0
             with open(os.path.join(out, "records", "jobs.json"), "w") as f:
-                json.dump({"seconds": m.seconds, "interrupted": m.interrupted, "jobs": m.jobs}, f, indent=1)
+                meta = {"seconds": m.seconds, "interrupted": m.interrupted, "jobs": m.jobs}
+                if shard_meta:
+                    meta["shard"] = shard_meta
+                json.dump(meta, f, indent=1)
     except cfgmod.ConfigError as e:
         say(f"error: {e}")
         return 2

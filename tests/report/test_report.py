@@ -856,5 +856,106 @@ class Config(unittest.TestCase):
         self.assertIn("unknown mode", r.stderr)
 
 
+@unittest.skipUnless(os.environ.get("FONTVM_RUNNER_DIR"), "the C runners are not built")
+class ShardMerge(unittest.TestCase):
+    """scripts/conform --shard K/N and --merge on the quick corpus: the two
+    shards of a two-way split run different jobs that together are the
+    plan's, and the merged report equals the unsharded run's (report.json
+    whole, only the time stamp and seconds aside), record for record; a
+    shard missing or given twice is refused."""
+
+    TIMING = ("seconds", "seconds_ref", "seconds_fontvm")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bin = os.environ["FONTVM_RUNNER_DIR"]
+        cls.dir = os.path.join(WORK, "shard")
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        common = ["--quick", "--bin", cls.bin, "--jobs", "2"]
+        cls.one = os.path.join(cls.dir, "one")
+        r = run(*common, "--out", cls.one)
+        assert r.returncode == 0, r.stderr[-2000:]
+        cls.shards = []
+        cls.shard_err = []
+        for k in (1, 2):
+            out = os.path.join(cls.dir, f"s{k}")
+            r = run(*common, "--shard", f"{k}/2", "--out", out)
+            assert r.returncode == 0, r.stderr[-2000:]
+            cls.shards.append(out)
+            cls.shard_err.append(r.stderr)
+        cls.merged = os.path.join(cls.dir, "merged")
+        cls.merge = run("--merge", *cls.shards, "--out", cls.merged, "--bin", cls.bin,
+                        "--check", os.path.join(SRC, "conformance", "baseline", "quick.json"))
+
+    def records(self, dirs):
+        """Every record line of the runs' records/*.jsonl (progress and
+        timings aside), as a multiset, and the record files' names."""
+        lines, names = [], []
+        for d in dirs:
+            rec = os.path.join(d, "records")
+            for n in sorted(os.listdir(rec)):
+                if not n.endswith(".jsonl"):
+                    continue
+                names.append(n)
+                with open(os.path.join(rec, n)) as f:
+                    for line in f:
+                        if not line.strip():
+                            continue
+                        r = json.loads(line)
+                        if r.get("type") == "progress":
+                            continue
+                        for k in self.TIMING:
+                            r.pop(k, None)
+                        lines.append(json.dumps(r, sort_keys=True))
+        return sorted(lines), names
+
+    def test_shards_partition_the_jobs(self):
+        _, one = self.records([self.one])
+        parts = [self.records([d])[1] for d in self.shards]
+        self.assertTrue(parts[0] and parts[1], parts)
+        self.assertFalse(set(parts[0]) & set(parts[1]))
+        self.assertEqual(sorted(parts[0] + parts[1]), sorted(one))
+        for k, err in enumerate(self.shard_err, 1):
+            self.assertRegex(err, rf"shard {k}/2: \d+ of {len(one)} jobs")
+
+    def test_same_records(self):
+        a, _ = self.records([self.one])
+        b, _ = self.records(self.shards)
+        self.assertGreater(len(a), 100)
+        self.assertEqual(a, b)
+
+    def test_merged_report_equals_single_run(self):
+        self.assertEqual(self.merge.returncode, 0, self.merge.stdout[-2000:] + self.merge.stderr[-2000:])
+        self.assertIn("0 regression(s)", self.merge.stdout)
+
+        def load(d):
+            with open(os.path.join(d, "report.json")) as f:
+                rep = json.load(f)
+            rep.pop("generated")
+            rep.pop("seconds")
+            rep.pop("check", None)
+            for j in rep["jobs"]:
+                j.pop("seconds")
+            return rep
+        one, merged = load(self.one), load(self.merged)
+        self.assertEqual(one["totals"], merged["totals"])
+        self.assertGreater(one["totals"]["cases"], 0)
+        self.assertEqual(one, merged)
+
+    def test_merge_refuses_incomplete_or_repeated_shards(self):
+        out = os.path.join(self.dir, "bad")
+        r = run("--merge", self.shards[0], "--out", out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("shard(s) 2/2 missing", r.stderr)
+        r = run("--merge", self.shards[0], self.shards[0], self.shards[1], "--out", out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("given twice", r.stderr)
+        r = run("--merge", self.one, "--out", out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not the output of a --shard run", r.stderr)
+        r = run("--quick", "--shard", "3/2", "--list")
+        self.assertEqual(r.returncode, 2)
+
+
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
