@@ -188,8 +188,8 @@ void grv_seg_release(grv_seg *seg)
         memset(seg, 0, sizeof *seg);
 }
 
-fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req, grv_seg *segp,
-                            fv_error *err)
+fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
+                            const grv_font *font, grv_seg *segp, fv_error *err)
 {
     fv_error scratch;
     if (!err)
@@ -302,7 +302,9 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req, gr
      * its direction is not 0, while the bidi step and the passes test bit 0
      * (KD-20: Conakry's direction 2 reverses the stream here, and marks
      * after the first base fall outside the walk). */
+    seg.font = font;
     grv_position_slots(&seg, seg.first, seg.last, silf->direction != 0, &seg.advx, &seg.advy);
+    seg.font = NULL;
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
     grv_link_clusters(&seg);
@@ -333,7 +335,7 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     }
     *out = NULL;
     grv_seg seg;
-    fv_status st = grv_shape_segment(face, req, &seg, err);
+    fv_status st = grv_shape_segment(face, req, NULL, &seg, err);
     if (st != FV_OK)
         return st;
     {

@@ -416,26 +416,41 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
             shifty += c->offy;
         }
     }
+    const fv_gr_face *face = seg->face;
+    /* graphite2's gr_font (grv_font): everything in pixels; a hinted font's
+     * advance for the glyph replaces its design advance */
+    const grv_font *font = seg->font;
+    float scale = 1.0f;
+    if (font) {
+        scale = font->scale;
+        shiftx *= scale;
+        shifty *= scale;
+        uint32_t mg = s->realgid ? s->realgid : s->gid;
+        if (font->advance && mg < face->num_glyphs)
+            tadv = (s->advx - (float)face->glyphs[mg].advance + s->just) * scale +
+                   font->advance(font->user, (uint16_t)mg);
+        else
+            tadv *= scale;
+    }
     s->posx = basex + shiftx;
     s->posy = basey + shifty;
     if (s->parent == GRV_NIL) {
         rx = basex + tadv;
-        ry = basey + s->advy;
+        ry = basey + s->advy * scale;
         *cluster_min = s->posx;
     } else {
-        s->posx += s->attx - s->withx;
-        s->posy += s->atty - s->withy;
+        s->posx += (s->attx - s->withx) * scale;
+        s->posy += (s->atty - s->withy) * scale;
         float tadvx = s->advx >= 0.5f ? s->posx + tadv - shiftx : 0.f;
         rx = tadvx;
         ry = 0;
         if ((s->advx >= 0.5f || s->posx < 0) && s->posx < *cluster_min)
             *cluster_min = s->posx;
     }
-    const fv_gr_face *face = seg->face;
     if (s->gid < face->num_glyphs) {
         const grv_glyph *g = &face->glyphs[s->gid];
-        rect_widen(bbox, g->x_min + s->posx, g->y_min + s->posy, g->x_max + s->posx,
-                   g->y_max + s->posy);
+        rect_widen(bbox, (float)g->x_min * scale + s->posx, (float)g->y_min * scale + s->posy,
+                   (float)g->x_max * scale + s->posx, (float)g->y_max * scale + s->posy);
     }
     if (s->child != GRV_NIL && s->child != si && grv_link(seg, s->child)->parent == si) {
         float tx, ty;

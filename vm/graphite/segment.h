@@ -142,6 +142,17 @@ typedef struct grv_coll {
     uint16_t above_wt, below_wt, valign_ht, valign_wt;
 } grv_coll;
 
+/* graphite2's gr_font, for the positioning that gr_make_seg and
+ * gr_seg_justify do with one (compat/graphite2): positions and advances in
+ * pixels at `scale`, and the glyph's own advance replaced by `advance`
+ * (hinted advances) when set.  graphite2 uses the font in these final
+ * positionings only, never while passes run. */
+typedef struct grv_font {
+    float scale;
+    float (*advance)(const void *user, uint16_t gid);
+    const void *user;
+} grv_font;
+
 typedef struct grv_seg {
     fv_gr_face *face;
     fv_mem *mem;
@@ -183,6 +194,9 @@ typedef struct grv_seg {
     int32_t link_fault_index;
     int link_fault_pass;
     grv_slot spare;
+    /* the font grv_position_slots positions with, NULL for design units
+     * (set only around a final positioning, see grv_font) */
+    const grv_font *font;
     /* tracing */
     fv_gr_trace_fn trace;
     void *trace_user;
@@ -300,9 +314,11 @@ void grv_slot_remove_child(grv_seg *seg, int32_t parent, int32_t child);
 /* fv_gr_shape without the copy-out (face.c): shapes the request into *seg
  * and leaves it alive, positioned and justified, for callers that read the
  * slots themselves (compat/graphite2, graphite2's API).  On failure *seg is
- * empty and needs no release; on success release it with grv_seg_release. */
-fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req, grv_seg *seg,
-                            fv_error *err);
+ * empty and needs no release; on success release it with grv_seg_release.
+ * With a font, the final positions are graphite2's for that gr_font (in
+ * pixels); NULL gives design units, as fv_gr_shape. */
+fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
+                            const grv_font *font, grv_seg *seg, fv_error *err);
 void grv_seg_release(grv_seg *seg);
 
 /* Collision avoidance and kerning (collide.c). */
