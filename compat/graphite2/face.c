@@ -20,6 +20,7 @@ void fvg2_face_unref(const gr_face *cface)
     if (!face || atomic_fetch_sub(&face->refs, 1) != 1)
         return;
     free(face->frefs);
+    free(face->listed);
     fv_gr_face_free(face->gr);
     fv_font_close(face->font);
     free(face->sfnt);
@@ -120,7 +121,7 @@ static uint16_t rd16_or0(fv_span s, uint64_t off)
 
 /* gr_faceinfo from the Silf subtable, as graphite2 1.3.14 reports it
  * (measured on the corpus fonts: line ends are flags bit 0, the space
- * contextuals bits 1-3, a bidi pass any iBidi but 0xFF, justification any
+ * contextuals bits 2-4 (Harmattan's 0x38 gives 6), a bidi pass any iBidi but 0xFF, justification any
  * justification level). */
 static void fill_info(gr_face *face)
 {
@@ -130,7 +131,7 @@ static void fill_info(gr_face *face)
     face->info.extra_ascent = rd16_or0(s->data, base + 2);
     face->info.extra_descent = rd16_or0(s->data, base + 4);
     face->info.upem = face->gr->upem;
-    face->info.space_contextuals = (enum gr_space_contextuals)((s->flags >> 1) & 7u);
+    face->info.space_contextuals = (enum gr_space_contextuals)((s->flags >> 2) & 7u);
     face->info.has_bidi_pass = s->i_bidi != 0xff;
     face->info.line_ends = s->flags & 1u;
     face->info.justifies = s->num_jlevels != 0;
@@ -146,7 +147,8 @@ static gr_face *face_from_font(fv_font *font, uint8_t *sfnt)
     if (!face)
         goto fail;
     face->frefs = calloc(gr->num_features ? gr->num_features : 1, sizeof *face->frefs);
-    if (!face->frefs)
+    face->listed = calloc(gr->num_features ? gr->num_features : 1, sizeof *face->listed);
+    if (!face->frefs || !face->listed)
         goto fail;
     atomic_init(&face->refs, 1);
     face->font = font;
@@ -155,12 +157,19 @@ static gr_face *face_from_font(fv_font *font, uint8_t *sfnt)
     for (uint16_t i = 0; i < gr->num_features; i++) {
         face->frefs[i].face = face;
         face->frefs[i].index = i;
+        /* COMPAT(graphite2): hidden features (Feat flag 0x800) are not
+         * enumerated, but gr_face_find_fref finds them (measured on
+         * Harmattan: 17 of its 19 features listed, uts5 and 1 found) */
+        if (!(gr->features[i].flags & 0x800u))
+            face->listed[face->num_listed++] = i;
     }
     fill_info(face);
     return face;
 fail:
-    if (face)
+    if (face) {
         free(face->frefs);
+        free(face->listed);
+    }
     free(face);
     fv_gr_face_free(gr);
     fv_font_close(font);
@@ -315,14 +324,14 @@ void GR2_NAME(tag_to_str)(gr_uint32 tag, char *str)
 
 gr_uint16 GR2_NAME(face_n_fref)(const gr_face *face)
 {
-    return face ? face->gr->num_features : 0;
+    return face ? face->num_listed : 0;
 }
 
 const gr_feature_ref *GR2_NAME(face_fref)(const gr_face *face, gr_uint16 i)
 {
-    if (!face || i >= face->gr->num_features)
+    if (!face || i >= face->num_listed)
         return NULL;
-    return &face->frefs[i];
+    return &face->frefs[face->listed[i]];
 }
 
 /* COMPAT(graphite2): trailing space bytes of the id are dropped before the

@@ -43,6 +43,8 @@ struct gr_face {
     uint8_t *sfnt;           /* sfnt bytes assembled from get_table, or NULL */
     gr_faceinfo info;
     struct gr_feature_ref *frefs;  /* one per Feat entry */
+    uint16_t *listed;        /* Feat indexes gr_face_fref enumerates */
+    uint16_t num_listed;
 };
 
 struct gr_feature_val {

@@ -6,11 +6,15 @@
  * headers and linked with -lgraphite2; it never knows which library runs.
  *
  * usage: gr2_api_dump FONT TEXTFILE [--file-face] [--max-lines N]
- *                     [--features] [--ppm P] [--advfn]
+ *                     [--features] [--ppm P] [--advfn] [--justify-dir D]
  * Each line of TEXTFILE (UTF-8) is shaped left to right and right to left,
  * with a NULL font, at ppm P (default 12) with gr_make_font and, with
  * --advfn, with an advance callback (design advance * scale + 0.25); with
- * --features every value of every feature too (first 3 lines only). */
+ * --features every value of every feature too (first 3 lines only).  The
+ * first 3 lines are also justified (gr_seg_justify, complete line) in
+ * direction D: ltr, rtl or both (the default); graphite2 1.3.14 justifies
+ * a segment that runs against its font's direction in a way the drop-in
+ * does not reproduce (compat/graphite2/README.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +158,7 @@ int main(int argc, char **argv)
                         "[--features] [--ppm P] [--advfn]\n");
         return 2;
     }
-    int file_face = 0, features = 0, advfn = 0, max_lines = 1000;
+    int file_face = 0, features = 0, advfn = 0, max_lines = 1000, justify_dirs = 3;
     float ppm = 12;
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--file-face"))
@@ -165,7 +169,10 @@ int main(int argc, char **argv)
             advfn = 1;
         else if (!strcmp(argv[i], "--max-lines") && i + 1 < argc)
             max_lines = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--justify-dir") && i + 1 < argc) {
+            i++;
+            justify_dirs = !strcmp(argv[i], "ltr") ? 1 : !strcmp(argv[i], "rtl") ? 2 : 3;
+        } else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
             ppm = (float)atof(argv[++i]);
     }
     FILE *fp = fopen(argv[1], "rb");
@@ -189,8 +196,8 @@ int main(int argc, char **argv)
     printf("version %d.%d.%d\n", maj, min, bug);
     char tagstr[5] = {0};
     gr_tag_to_str(gr_str_to_tag("smcp"), tagstr);
-    printf("tag %x %s %x %x\n", gr_str_to_tag("smcp"), tagstr, gr_str_to_tag("ab"),
-           gr_str_to_tag(""));
+    /* (shorter strings: graphite2 reads past their terminator) */
+    printf("tag %x %s %x\n", gr_str_to_tag("smcp"), tagstr, gr_str_to_tag("smcp2"));
 
     gr_face_ops ops = {sizeof ops, get_table, release_table};
     gr_face *face = file_face ? gr_make_file_face(argv[1], gr_face_preloadAll)
@@ -294,20 +301,22 @@ int main(int argc, char **argv)
             snprintf(tag, sizeof tag, "L%d %s null", ln, dir ? "rtl" : "ltr");
             gr_segment *seg = gr_make_seg(NULL, face, 0, defaults, gr_utf32, cps, n, dir);
             dump_seg(tag, seg, face, NULL, 1);
-            if (seg && ln < 3) {
+            if (seg && ln < 3 && (justify_dirs >> dir & 1)) {
                 float w = gr_seg_justify(seg, gr_seg_first_slot(seg), NULL,
                                          gr_seg_advance_X(seg) * 1.2, gr_justCompleteLine, NULL, NULL);
                 printf("%s justified %.9g\n", tag, w);
+                strcat(tag, "+J");
                 dump_seg(tag, seg, face, NULL, 0);
             }
             gr_seg_destroy(seg);
             snprintf(tag, sizeof tag, "L%d %s ppm", ln, dir ? "rtl" : "ltr");
             seg = gr_make_seg(font, face, 0, NULL, gr_utf8, line, n, dir | 2);
             dump_seg(tag, seg, face, font, 0);
-            if (seg && ln < 3) {
+            if (seg && ln < 3 && (justify_dirs >> dir & 1)) {
                 float w = gr_seg_justify(seg, gr_seg_first_slot(seg), font,
                                          gr_seg_advance_X(seg) * 1.1, gr_justCompleteLine, NULL, NULL);
-                printf("%s justified %.9g\n", tag, w);
+                printf("%s+J justified %.9g\n", tag, w);
+                strcat(tag, "+J");
                 dump_seg(tag, seg, face, font, 0);
             }
             gr_seg_destroy(seg);
