@@ -88,6 +88,10 @@ class Model:
         self.runner_errors = []    # {"job", "message"}
         self.jobs = {}             # job name -> {"engine","font","status","seconds","exit"}
         self.records = 0
+        # Hinting diagnostics (tt_summary "lint"): (font, class) -> the
+        # faults FreeType tolerates that fontvm's loads met, over sizes
+        # and modes.
+        self.lint = {}
 
     # --- keys -------------------------------------------------------------
     def tt_key(self, r):
@@ -159,6 +163,38 @@ class Model:
         c["summarised"] = True
         if rec.get("font_name"):
             self.font_names[key[1]] = rec["font_name"]
+        if key[0] == "tt" and isinstance(rec.get("lint"), dict):
+            self._lint(key, rec["lint"])
+
+    def _lint(self, key, lint):
+        font = key[1] + (f" (face {key[2]})" if key[2] else "") + (f" at {key[5]}" if key[5] else "")
+        for cls, v in lint.items():
+            if not isinstance(v, dict):
+                continue
+            e = self.lint.get((font, cls))
+            if e is None:
+                e = self.lint[(font, cls)] = {"font": font, "class": cls, "count": 0, "glyphs": 0,
+                                              "configs": 0, "modes": Counter(), "first": None}
+            e["count"] += int(v.get("count", 0))
+            e["glyphs"] += int(v.get("glyphs", 0))
+            e["configs"] += 1
+            e["modes"][key[4]] += int(v.get("count", 0))
+            # The first location at the smallest size and first mode seen
+            # in a fixed order, so that a merged run reports the same.
+            where = (_size_order(key[3]), key[4], str(v.get("first", "")))
+            if e["first"] is None or where < e["first"]:
+                e["first"] = where
+
+    def lint_list(self):
+        """report.json's hinting_diagnostics: one entry per font and class,
+        the largest counts first."""
+        out = []
+        for e in self.lint.values():
+            size, mode, first = e["first"]
+            out.append({"font": e["font"], "class": e["class"], "count": e["count"], "glyphs": e["glyphs"],
+                        "configs": e["configs"], "modes": dict(sorted(e["modes"].items())),
+                        "first": first, "first_size": size[1], "first_mode": mode})
+        return sorted(out, key=lambda x: (-x["count"], x["font"], x["class"]))
 
     def _match_known(self, key, rec):
         entry = self.known.match(key[0], key[1], rec) if self.known else None
@@ -430,6 +466,14 @@ def _nonzero(st):
     for m in re.finditer(rb"[^\x00]+", bytes(st)):
         for i in range(m.start(), m.end()):
             yield i, st[i]
+
+def _size_order(label):
+    """A size label ("12", "10.5", "12x16") as a sort key with the label."""
+    try:
+        return (float(label.split("x")[0]), label)
+    except ValueError:
+        return (float("inf"), label)
+
 
 def config_list(model):
     """The configurations as the JSON report and the baseline store them."""

@@ -157,6 +157,9 @@ def build(m, root, check=None, check_source=None):
         # TrueType load decisions per stage: how many configurations each
         # engine opened the face / set the size up alike (identical) or not.
         "load_decisions": m.load_totals(),
+        # Faults FreeType tolerates silently, met by fontvm's loads
+        # (fvconform-tt's tt_summary "lint"; `fontvm lint` per font).
+        "hinting_diagnostics": m.lint_list(),
         "jobs": [dict(name=n, **{k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
                  for n, j in sorted(m.jobs.items())],
         "check": None,
@@ -823,6 +826,7 @@ def html(rep, m):
         o.append("</tbody></table>")
 
     o.append(heat_maps(m))
+    o.append(lint_section(rep))
 
     # Coverage.
     o.append("<h2 id=coverage>Opcode coverage</h2><p>How many times the corpus made fontvm execute each opcode "
@@ -855,6 +859,35 @@ def html(rep, m):
              "<code>records/</code>. Each case compares every outline point and the advance (TrueType, 26.6 units) "
              "or every glyph id and position (Graphite, font units) exactly.</p>")
     o.append("</main></body></html>")
+    return "".join(o)
+
+
+def lint_section(rep):
+    """The faults FreeType tolerates silently that the run's fonts contain:
+    one row per font and class (`fontvm lint FONT` lists them per size)."""
+    rows = rep.get("hinting_diagnostics") or []
+    o = ["<h2 id=lint>Hinting diagnostics: faults FreeType tolerates silently</h2>"
+         "<p>While hinting, fontvm counted the faults FreeType ignores (an index out of range, missing stack "
+         "values read as zeros), the glyph programs a fault stopped (FreeType keeps the partly hinted glyph) "
+         "and the v40 moves dropped after IUP. Neither engine reports them, so they are not differences; "
+         "<code>fontvm lint FONT</code> lists them per size.</p>"]
+    if not rows:
+        o.append("<p class=ok>None in the TrueType fonts of this run.</p>")
+        return "".join(o)
+    fonts = len({r["font"] for r in rows})
+    o.append(f"<p class=meta>{fonts} font(s), {len(rows)} font and diagnostic pair(s).</p>"
+             "<table id=lint-table><thead><tr><th class=l>font</th><th class=l>diagnostic</th><th>count</th>"
+             "<th>glyph loads</th><th>configurations</th><th class=l>by mode</th>"
+             "<th class=l>first (smallest size)</th></tr></thead><tbody>")
+    for r in rows[:500]:
+        modes = ", ".join(f"{k} {_n(v)}" for k, v in r["modes"].items())
+        o.append(f"<tr><td class=l>{escape(os.path.basename(r['font']))}</td><td class=l><code>{escape(r['class'])}</code></td>"
+                 f"<td>{_n(r['count'])}</td><td>{_n(r['glyphs'])}</td><td>{_n(r['configs'])}</td>"
+                 f"<td class=l>{escape(modes)}</td><td class=l>{escape(r['first_size'])} ppem {escape(r['first_mode'])}: "
+                 f"<code>{escape(r['first'])}</code></td></tr>")
+    o.append("</tbody></table>")
+    if len(rows) > 500:
+        o.append(f"<p class=meta>… and {len(rows) - 500} more in report.json.</p>")
     return "".join(o)
 
 

@@ -11,6 +11,7 @@
 #include "sfnt/font.h"
 #include "sfnt/sfnt.h"
 #include "tt_compare.h"
+#include "tt_lint.h"
 
 struct ttc_fv {
     fv_font *font;
@@ -22,6 +23,7 @@ struct ttc_fv {
     char size_error[160];   /* when the size could not be made */
     int32_t coords[TTC_MAX_AXES]; /* the location */
     uint32_t num_coords;
+    ttl_state lint;         /* the faults FreeType tolerates, this size */
 };
 
 static void format_error(const fv_error *err, char *buf, size_t size)
@@ -35,6 +37,8 @@ static int ttc_fv_finish_open(ttc_fv *fv, ttc_fv **out, fv_error *err)
     fv_status st = fv_tt_face_new(fv->font, &fv->face, err);
     if (st == FV_OK)
         st = fv_tt_exec_new(fv->face, &fv->exec, err);
+    if (st == FV_OK)
+        fv_tt_exec_set_diagnostics(fv->exec, ttl_on_diag, &fv->lint);
     if (st != FV_OK)
         format_error(err, fv->face_error, sizeof fv->face_error);
     *out = fv;
@@ -98,6 +102,7 @@ int ttc_fv_set_size(ttc_fv *fv, const ttc_size *size, fv_tt_mode mode, int pedan
     fv_tt_size_free(fv->size);
     fv->size = NULL;
     fv->size_error[0] = '\0';
+    memset(&fv->lint, 0, sizeof fv->lint);
     if (fv->face_error[0]) {
         snprintf(fv->size_error, sizeof fv->size_error, "%s", fv->face_error);
         return -1;
@@ -163,7 +168,13 @@ static void hint_into(ttc_fv *fv, fv_tt_exec *exec, uint32_t gid, ttc_glyph *out
 
 void ttc_fv_load(ttc_fv *fv, uint32_t gid, ttc_glyph *out)
 {
+    fv->lint.load++;
     hint_into(fv, fv->exec, gid, out);
+}
+
+const ttl_state *ttc_fv_lint(const ttc_fv *fv)
+{
+    return &fv->lint;
 }
 
 const char *ttc_fv_face_error(const ttc_fv *fv)

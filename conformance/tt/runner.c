@@ -25,6 +25,7 @@
 #include "fontvm/var.h"
 #include "jsonl.h"
 #include "tt_compare.h"
+#include "tt_lint.h"
 
 #define MAX_SIZES 128
 #define DEFAULT_DETAIL_LIMIT 20
@@ -263,6 +264,26 @@ static json_t *points_json(const ttc_glyph *g)
 
 /* The fields every per-configuration record starts with, in RECORDS.md's
  * order: which font, face, size, location and mode it is about. */
+/* The tt_summary's "lint": each class of fault FreeType tolerates that
+ * fontvm's loads of this configuration met (tt_lint.h), or NULL. */
+static json_t *lint_json(const ttl_state *l)
+{
+    json_t *o = NULL;
+    for (int k = 0; k < TTL_COUNT; k++) {
+        const ttl_class *c = &l->cls[k];
+        if (!c->count)
+            continue;
+        char msg[256];
+        ttl_location_text(k, &c->first, msg, sizeof msg);
+        if (!o)
+            o = json_object();
+        json_object_set_new(o, ttl_name(k),
+                            json_pack("{s:I,s:I,s:s}", "count", (json_int_t)c->count, "glyphs",
+                                      (json_int_t)c->glyphs, "first", msg));
+    }
+    return o;
+}
+
 static json_t *record_start(const char *type, const options *o, const char *size_label,
                             fv_tt_mode mode)
 {
@@ -496,6 +517,11 @@ int main(int argc, char **argv)
             /* Time inside each engine (size setup and glyph loads). */
             json_object_set_new(s, "seconds_ref", json_real(t_ref));
             json_object_set_new(s, "seconds_fontvm", json_real(t_fontvm));
+            if (fv) {
+                json_t *lint = lint_json(ttc_fv_lint(fv));
+                if (lint)
+                    json_object_set_new(s, "lint", lint);
+            }
             emit(s);
         }
     }

@@ -117,6 +117,10 @@ int ttc_fv_set_location(ttc_fv *fv, const int32_t *coords, uint32_t n);
 /* Executed-instruction counts (256) of the comparison loads so far (the
  * culprit re-runs below are not counted). */
 const uint64_t *ttc_fv_opcode_counts(const ttc_fv *fv);
+/* The faults FreeType tolerates, counted since the last ttc_fv_set_size
+ * (tt_lint.h; the culprit re-runs are not counted). */
+struct ttl_state;
+const struct ttl_state *ttc_fv_lint(const ttc_fv *fv);
 
 /* The last instruction that moved outline point `point` of glyph `gid`
  * when fontvm hints it again, with a trace, at the current size. */

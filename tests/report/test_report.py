@@ -204,6 +204,59 @@ class HardeningLimit(unittest.TestCase):
             self.assertIn("| hardening limit |", f.read())
 
 
+class Lint(unittest.TestCase):
+    """The tt_summary records' "lint" (faults FreeType tolerates that
+    fontvm's loads met) become report.json's hinting_diagnostics, one
+    entry per font and class summed over sizes and modes with the first
+    location at the smallest size, and the page's Hinting diagnostics
+    table; a run without them says so."""
+
+    def summary(self, size, mode, lint):
+        s = {"type": "tt_summary", "font": "/tmp/lint.ttf", "face": 0, "font_name": "Lint", "size": size,
+             "mode": mode, "cases": 10, "identical": 10, "different": 0, "error_fontvm_only": 0,
+             "error_ref_only": 0, "error_both": 0, "hardening_limit": 0, "seconds": 0.01}
+        if lint:
+            s["lint"] = lint
+        return s
+
+    def test_lint_section(self):
+        import jsonschema
+        d = os.path.join(WORK, "lint-in")
+        cvt = lambda n, g, first: {"cvt_out_of_range": {"count": n, "glyphs": g, "first": first}}
+        write_records(d, "tt-lint.jsonl", [
+            {"type": "run", "schema": 1, "runner": "tt", "fontvm": "0.1.0", "freetype": "2.12.1"},
+            self.summary("20", "v40", dict(cvt(5, 4, "glyf[9]@2:RCVT: invalid cvt 100"),
+                                           after_iup={"count": 7, "glyphs": 3, "first": "glyf[4]@52:DELTAP1: point 11 not moved after IUP"})),
+            self.summary("12", "v35", cvt(2, 2, "fpgm[3]@223:RCVT: invalid cvt 134")),
+            self.summary("16", "v35", None),
+        ])
+        out = os.path.join(WORK, "lint")
+        r = run("--replay", d, "--out", out)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        jsonschema.Draft7Validator(schema).validate(rep)
+        got = {(e["class"], e["count"], e["glyphs"], e["configs"], e["first_size"], e["first_mode"], e["first"])
+               for e in rep["hinting_diagnostics"]}
+        self.assertEqual(got, {
+            ("cvt_out_of_range", 7, 6, 2, "12", "v35", "fpgm[3]@223:RCVT: invalid cvt 134"),
+            ("after_iup", 7, 3, 1, "20", "v40", "glyf[4]@52:DELTAP1: point 11 not moved after IUP")})
+        self.assertEqual([e["class"] for e in rep["hinting_diagnostics"]], ["after_iup", "cvt_out_of_range"])
+        self.assertEqual(rep["hinting_diagnostics"][1]["modes"], {"v35": 2, "v40": 5})
+        with open(os.path.join(out, "index.html")) as f:
+            page = f.read()
+        self.assertIn("id=lint-table", page)
+        self.assertIn("12 ppem v35: <code>fpgm[3]@223:RCVT: invalid cvt 134</code>", page)
+        # Without lint fields: the section says there is nothing.
+        write_records(d, "tt-lint.jsonl", [self.summary("12", "v40", None)])
+        r = run("--replay", d, "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "index.html")) as f:
+            self.assertIn("None in the TrueType fonts of this run.", f.read())
+
+
 def write_records(d, name, recs):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "w") as f:
