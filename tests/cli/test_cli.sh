@@ -3,6 +3,7 @@
 # exit status 2, never a crash.
 set -u
 FONTVM=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -135,6 +136,33 @@ check "listing contour" '^  contour 1: points 3-10$' out
 check "listing point with flag" '^        5  on       519       0   \(   8.109,    0.000\)$' out
 expect 0 0 "hint --json contours and flags" -- "$FONTVM" hint "$font" --ppem 12 --text A --json
 check "JSON contours/flags" '"contours":\[2,10\],"flags":\[1,1,1,1,1,1,1,1,1,1,1\],"error":null\}$' out
+# The JSON lines are compact JSON in jansson's form (vm/cli/cli_out.c writes
+# them; tests/cli/test_cli_out.c checks its escaping against jansson): each
+# line is what Python's json.dumps writes for the value it parses to.
+canonical() { # canonical DESCRIPTION: every line of out re-encodes to itself
+    if python3 - "$tmp/out" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.rstrip("\n")
+    if json.dumps(json.loads(line), separators=(",", ":"), ensure_ascii=False) != line:
+        sys.exit("not canonical: " + line[:200])
+    n += 1
+sys.exit(0 if n else "no lines")
+PY
+    then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi
+}
+expect 0 0 "hint --json every glyph at 10.5 ppem" -- "$FONTVM" hint "$font" --ppem 10.5 --mode v35 --json
+canonical "hint --json bytes (10.5 ppem)"
+expect 0 0 "hint --json at 12x16" -- "$FONTVM" hint "$font" --ppem 12x16 --glyphs 0-200 --json
+canonical "hint --json bytes (12x16)"
+expect 1 0 "hint --json with glyph errors" -- "$FONTVM" hint "$src"/corpus/tt_font/seeds/NotoKufiArabic-Regular-m0-d1844c6531ae --ppem 12 --pedantic --json
+check "an error object" '"error":\{"kind":"[a-z_]+","program":"[a-z]+","glyph":[0-9]+,"pc":' out
+canonical "hint --json bytes (errors)"
+expect 0 0 "shape --json of a text file" -- "$FONTVM" shape "$padauk" --text-file "$src"/corpus/texts/myanmar.txt -O json
+canonical "shape --json bytes"
+expect 0 0 "shape --json --no-glyph-names --no-advances" -- "$FONTVM" shape "$padauk" --text-file "$src"/corpus/texts/myanmar.txt -O json --no-glyph-names --no-advances
+canonical "shape --json bytes (ids, no advances)"
 seq -s, 0 999 >"$tmp/ids"
 expect 0 0 "hint 1000 glyph ids" -- "$FONTVM" hint "$font" --ppem 12 --glyphs "$(cat "$tmp/ids")" --quiet
 check "1000 glyphs hinted" "hinted 1000 glyphs at 12 ppem" out

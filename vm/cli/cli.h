@@ -85,8 +85,8 @@ typedef struct cli_names cli_names;
 /* NULL only when out of memory; a font without names gives gidN names. */
 cli_names *cli_names_open(const fv_font *font);
 void cli_names_close(cli_names *n);
-/* Writes the name of `gid` (or "gidN") into buf. */
-void cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size);
+/* Writes the name of `gid` (or "gidN") into buf; its length. */
+size_t cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size);
 /* The glyph called `name` (post name or "gidN"); 0 when found. */
 int cli_glyph_by_name(const cli_names *n, const char *name, size_t len, uint32_t *gid);
 

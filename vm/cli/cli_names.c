@@ -48,19 +48,38 @@ _Static_assert(sizeof mac_names_0_35 / sizeof mac_names_0_35[0] == 36, "names 0-
 _Static_assert(sizeof mac_names_62_67 / sizeof mac_names_62_67[0] == 6, "names 62-67");
 _Static_assert(sizeof mac_names_94_257 / sizeof mac_names_94_257[0] == 164, "names 94-257");
 
-/* Standard name `i` (< 258) into buf. */
-static void mac_name(uint32_t i, char *buf, size_t size)
+/* Copies up to n bytes of src, stopping at a NUL, into buf (size > 0) as
+ * a C string, cut to size - 1 as snprintf("%.*s") cuts it; returns the
+ * length.  Names are printed per glyph (`shape`), so no printf here. */
+static size_t copy_name(char *buf, size_t size, const char *src, size_t n)
 {
+    const char *nul = memchr(src, 0, n);
+    if (nul)
+        n = (size_t)(nul - src);
+    if (n > size - 1)
+        n = size - 1;
+    memcpy(buf, src, n);
+    buf[n] = 0;
+    return n;
+}
+
+/* Standard name `i` (< 258) into buf; its length. */
+static size_t mac_name(uint32_t i, char *buf, size_t size)
+{
+    char c;
     if (i < 36)
-        snprintf(buf, size, "%s", mac_names_0_35[i]);
-    else if (i < 62)
-        snprintf(buf, size, "%c", (char)('A' + (i - 36)));
-    else if (i < 68)
-        snprintf(buf, size, "%s", mac_names_62_67[i - 62]);
-    else if (i < 94)
-        snprintf(buf, size, "%c", (char)('a' + (i - 68)));
-    else
-        snprintf(buf, size, "%s", mac_names_94_257[i - 94]);
+        return copy_name(buf, size, mac_names_0_35[i], strlen(mac_names_0_35[i]));
+    if (i < 62) {
+        c = (char)('A' + (i - 36));
+        return copy_name(buf, size, &c, 1);
+    }
+    if (i < 68)
+        return copy_name(buf, size, mac_names_62_67[i - 62], strlen(mac_names_62_67[i - 62]));
+    if (i < 94) {
+        c = (char)('a' + (i - 68));
+        return copy_name(buf, size, &c, 1);
+    }
+    return copy_name(buf, size, mac_names_94_257[i - 94], strlen(mac_names_94_257[i - 94]));
 }
 
 struct cli_names {
@@ -120,15 +139,17 @@ void cli_names_close(cli_names *n)
     free(n);
 }
 
-/* The post name of gid: 1 with the name in buf, 0 when it has none. */
-static int post_name(const cli_names *n, uint32_t gid, char *buf, size_t size)
+/* The post name of gid into buf: 1 with its length in *len, 0 when it
+ * has none (a name of length 0 is none; one that starts with a NUL byte
+ * is the empty name). */
+static int post_name(const cli_names *n, uint32_t gid, char *buf, size_t size, size_t *out)
 {
     if (!n || gid >= n->num_glyphs)
         return 0;
     if (n->version == 0x00010000u) {
         if (gid >= POST_STANDARD_NAMES)
             return 0;
-        mac_name(gid, buf, size);
+        *out = mac_name(gid, buf, size);
         return 1;
     }
     if (n->version != 0x00020000u || gid >= n->num_indexed)
@@ -137,7 +158,7 @@ static int post_name(const cli_names *n, uint32_t gid, char *buf, size_t size)
     if (fv_rd_u16(n->post, 34 + 2 * (uint64_t)gid, &index) != FV_OK)
         return 0;
     if (index < POST_STANDARD_NAMES) {
-        mac_name(index, buf, size);
+        *out = mac_name(index, buf, size);
         return 1;
     }
     uint32_t k = (uint32_t)index - POST_STANDARD_NAMES;
@@ -147,14 +168,18 @@ static int post_name(const cli_names *n, uint32_t gid, char *buf, size_t size)
     size_t len = n->post.data[off];
     if (len == 0)
         return 0;
-    snprintf(buf, size, "%.*s", (int)len, (const char *)n->post.data + off + 1);
+    *out = copy_name(buf, size, (const char *)n->post.data + off + 1, len);
     return 1;
 }
 
-void cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size)
+size_t cli_glyph_name(const cli_names *n, uint32_t gid, char *buf, size_t size)
 {
-    if (!post_name(n, gid, buf, size))
-        snprintf(buf, size, "gid%lu", (unsigned long)gid);
+    size_t len;
+    if (post_name(n, gid, buf, size, &len))
+        return len;
+    /* gidN; size is at least 32 for every caller */
+    int k = snprintf(buf, size, "gid%lu", (unsigned long)gid);
+    return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
 }
 
 int cli_glyph_by_name(const cli_names *n, const char *name, size_t len, uint32_t *gid)

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cli_out.h"
 #include "fontvm/var.h"
 #include "fontvm/tt.h"
 #include "gr_compare.h"
@@ -56,7 +57,9 @@ static void usage(FILE *out)
             "Exit status: 0 every glyph hinted, 1 some glyph failed, 2 bad input.\n");
 }
 
-static json_t *error_json(const fv_error *err)
+/* The error object of a glyph that failed: kind, program, glyph, pc,
+ * message. */
+static void write_error(cli_out *w, const fv_error *err)
 {
     char msg[256];
     fv_error_format(err, msg, sizeof msg);
@@ -64,62 +67,101 @@ static json_t *error_json(const fv_error *err)
     const char *prog = (unsigned)err->program < sizeof programs / sizeof programs[0]
                            ? programs[err->program]
                            : "none";
-    json_t *e = json_object();
-    json_object_set_new(e, "kind", json_string(fv_status_name(err->kind)));
-    json_object_set_new(e, "program", json_string(prog));
-    json_object_set_new(e, "glyph",
-                        err->glyph == FV_NO_VALUE ? json_null() : json_integer(err->glyph));
-    json_object_set_new(e, "pc", err->pc == FV_NO_VALUE ? json_null() : json_integer(err->pc));
-    json_object_set_new(e, "message", json_string(msg));
-    return e;
+    const char *kind = fv_status_name(err->kind);
+    cli_out_str(w, "{\"kind\":");
+    cli_out_json_string(w, kind, strlen(kind));
+    cli_out_str(w, ",\"program\":");
+    cli_out_json_string(w, prog, strlen(prog));
+    cli_out_str(w, ",\"glyph\":");
+    if (err->glyph == FV_NO_VALUE)
+        cli_out_str(w, "null");
+    else
+        cli_out_u64(w, err->glyph);
+    cli_out_str(w, ",\"pc\":");
+    if (err->pc == FV_NO_VALUE)
+        cli_out_str(w, "null");
+    else
+        cli_out_u64(w, err->pc);
+    cli_out_str(w, ",\"message\":");
+    cli_out_json_string(w, msg, strlen(msg));
+    cli_out_byte(w, '}');
 }
 
-static json_t *ppem_json(int32_t x, int32_t y)
+/* The constant start of every line after the gid: ,"ppem":P,"mode":"M",
+ * made once per run.  jansson formats the ppem (an integer, a real such
+ * as 10.5, or a "12x16" label) as the lines always had it. */
+static int line_head(int32_t x, int32_t y, fv_tt_mode mode, char *buf, size_t size)
 {
+    json_t *p;
     if (x != y) {
         char label[64];
         cli_tt_size_label(x, y, label, sizeof label);
-        return json_string(label);
+        p = json_string(label);
+    } else if (x % 64 == 0) {
+        p = json_integer(x / 64);
+    } else {
+        p = json_real((double)x / 64.0);
     }
-    if (x % 64 == 0)
-        return json_integer(x / 64);
-    return json_real((double)x / 64.0);
+    char *ppem = p ? json_dumps(p, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    json_decref(p);
+    if (!ppem)
+        return -1;
+    int n = snprintf(buf, size, ",\"ppem\":%s,\"mode\":\"%s\"", ppem, fv_tt_mode_name(mode));
+    free(ppem);
+    return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-
-static void print_json(uint32_t gid, int32_t x26, int32_t y26, fv_tt_mode mode, fv_status st,
+/* One glyph's line, keys in the order of the jansson objects this
+ * replaced (the lines are byte for byte the same: tests/cli/test_cli.sh
+ * "hint --json bytes"). */
+static void print_json(cli_out *w, uint32_t gid, const char *head, fv_status st,
                        const fv_tt_outline *o, const fv_error *err)
 {
-    json_t *g = json_object();
-    json_object_set_new(g, "gid", json_integer((json_int_t)gid));
-    json_object_set_new(g, "ppem", ppem_json(x26, y26));
-    json_object_set_new(g, "mode", json_string(fv_tt_mode_name(mode)));
+    cli_out_str(w, "{\"gid\":");
+    cli_out_u64(w, gid);
+    cli_out_str(w, head);
     if (st == FV_OK) {
-        json_t *pts = json_array(), *ends = json_array(), *flags = json_array();
+        cli_out_str(w, ",\"advance\":");
+        cli_out_i64(w, o->advance_x);
+        cli_out_str(w, ",\"points\":[");
         for (uint32_t i = 0; i < o->num_points; i++) {
-            json_array_append_new(pts, json_pack("[I,I]", (json_int_t)o->x[i], (json_int_t)o->y[i]));
-            json_array_append_new(flags, json_integer(o->tags[i] & 1));
+            cli_out_room(w, 2 * CLI_OUT_SLACK);
+            char *p = w->buf + w->len;
+            if (i)
+                *p++ = ',';
+            *p++ = '[';
+            p = cli_out_fmt_i64(p, o->x[i]);
+            *p++ = ',';
+            p = cli_out_fmt_i64(p, o->y[i]);
+            *p++ = ']';
+            w->len = (size_t)(p - w->buf);
         }
-        for (uint32_t c = 0; c < o->num_contours; c++)
-            json_array_append_new(ends, json_integer(o->contour_ends[c]));
-        json_object_set_new(g, "advance", json_integer(o->advance_x));
-        json_object_set_new(g, "points", pts);
-        json_object_set_new(g, "contours", ends);
-        json_object_set_new(g, "flags", flags);
-        json_object_set_new(g, "error", json_null());
+        cli_out_str(w, "],\"contours\":[");
+        for (uint32_t c = 0; c < o->num_contours; c++) {
+            if (c)
+                cli_out_byte(w, ',');
+            cli_out_u64(w, o->contour_ends[c]);
+        }
+        cli_out_str(w, "],\"flags\":[");
+        for (uint32_t i = 0; i < o->num_points;) {
+            /* in blocks, one space check each */
+            uint32_t end = o->num_points - i > 1024 ? i + 1024 : o->num_points;
+            cli_out_room(w, 2 * 1024);
+            char *p = w->buf + w->len;
+            if (i == 0)
+                *p++ = (char)('0' + (o->tags[i++] & 1));
+            for (; i < end; i++) {
+                *p++ = ',';
+                *p++ = (char)('0' + (o->tags[i] & 1));
+            }
+            w->len = (size_t)(p - w->buf);
+        }
+        cli_out_str(w, "],\"error\":null}\n");
     } else {
-        json_object_set_new(g, "advance", json_null());
-        json_object_set_new(g, "points", json_null());
-        json_object_set_new(g, "contours", json_null());
-        json_object_set_new(g, "flags", json_null());
-        json_object_set_new(g, "error", error_json(err));
-    }
-    char *line = json_dumps(g, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(g);
-    if (line) {
-        fputs(line, stdout);
-        fputc('\n', stdout);
-        free(line);
+        cli_out_str(w, ",\"advance\":null,\"points\":null,\"contours\":null,\"flags\":null,"
+                       "\"error\":");
+        write_error(w, err);
+        cli_out_str(w, "}\n");
     }
 }
 
@@ -242,6 +284,19 @@ int cmd_hint(int argc, char **argv)
     uint64_t ok = 0, failed = 0;
     fv_error first_err;
     fv_error_clear(&first_err);
+    /* The JSON lines' writer: 64 KB, so on the heap. */
+    cli_out *w = NULL;
+    char head[128];
+    if (out == OUT_JSON) {
+        w = malloc(sizeof *w);
+        if (!w || line_head(x26, y26, mode, head, sizeof head) != 0) {
+            fprintf(stderr, "fontvm hint: out of memory\n");
+            rc = CLI_PROBLEM;
+            free(w);
+            goto done;
+        }
+        cli_out_init(w, stdout);
+    }
     double t0 = cli_tt_now();
     for (size_t i = 0; i < glyphs.n; i++) {
         uint32_t gid = glyphs.gids[i];
@@ -254,13 +309,17 @@ int cmd_hint(int argc, char **argv)
         else if (failed++ == 0)
             first_err = err;
         if (out == OUT_JSON) {
-            print_json(gid, x26, y26, mode, st, &o, &err);
+            print_json(w, gid, head, st, &o, &err);
         } else if (out == OUT_LISTING) {
             char name[256];
             cli_glyph_name(names, gid, name, sizeof name);
             print_listing(gid, name, st, &o, &err);
         }
         fv_tt_outline_free(ss.face, &o);
+    }
+    if (w) {
+        cli_out_flush(w);
+        free(w);
     }
     double secs = cli_tt_now() - t0;
     if (out == OUT_QUIET) {

@@ -363,6 +363,7 @@ int cmd_shape(int argc, char **argv)
     j.cps = malloc(SHAPE_MAX_CHARS * sizeof *j.cps);
     fv_font *font = NULL;
     cli_names *names = NULL;
+    cli_out *writer = NULL;
     int rc = !a.codes || !j.cps ? CLI_PROBLEM : parse_options(argc, argv, &a, &j.o);
     if (rc != CLI_OK) {
         rc = rc < 0 ? CLI_OK : rc; /* --help */
@@ -400,6 +401,13 @@ int cmd_shape(int argc, char **argv)
         fv_gr_set_trace(j.face, shape_trace_event, j.trace, NULL);
     }
     names = cli_names_open(font);
+    writer = malloc(sizeof *writer);
+    if (!writer) {
+        rc = CLI_PROBLEM;
+        goto done;
+    }
+    cli_out_init(writer, stdout);
+    j.printer.w = writer;
     j.printer.out = stdout;
     j.printer.o = &j.o;
     j.printer.names = names;
@@ -425,5 +433,6 @@ done:
     fv_font_close(font);
     free(j.cps);
     free(a.codes);
+    free(writer);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "cli_out.h"
 #include "fontvm/graphite.h"
 #include "gr_compare.h"
 
@@ -55,6 +56,7 @@ void shape_check_features(const fv_gr_face *face, shape_opts *o);
 /* ---- output (shape_print.c) ---- */
 typedef struct shape_printer {
     FILE *out;
+    cli_out *w;               /* hb-shape's formats: buffered on `out` */
     const shape_opts *o;
     const cli_names *names;
 } shape_printer;

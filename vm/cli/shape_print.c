@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "shape.h"
 
 static uint32_t code_at(const uint32_t *text, size_t n, int32_t i)
@@ -111,82 +109,106 @@ static int hb_view(const shape_opts *o, int rtl, const grc_run *r, grc_hb_run *h
     return rc;
 }
 
+/* The glyph's name (post table, else gidN) or id, as hb-shape prints it:
+ * a JSON string in JSON. */
+static void write_glyph(const shape_printer *p, uint32_t gid, int json)
+{
+    cli_out *w = p->w;
+    if (!p->o->glyph_names) {
+        cli_out_u64(w, gid);
+        return;
+    }
+    char name[256];
+    size_t len = cli_glyph_name(p->names, gid, name, sizeof name);
+    if (json)
+        cli_out_json_string(w, name, len);
+    else
+        cli_out_mem(w, name, len);
+}
+
 /* hb-shape's text: [name=cluster@dx,dy+ax,ay|...]; "@dx,dy" only when not
  * zero, ",ay" only when not zero.  Without advances the positions are
  * absolute (pen plus offset), as hb-shape --no-advances prints them. */
 static void print_hb_text(const shape_printer *p, const grc_hb_run *hb)
 {
     const shape_opts *o = p->o;
-    FILE *out = p->out;
+    cli_out *w = p->w;
     int32_t pen_x = 0, pen_y = 0;
-    fputc('[', out);
+    cli_out_byte(w, '[');
     for (size_t i = 0; i < hb->num_glyphs; i++) {
         const grc_hb_glyph *g = &hb->glyphs[i];
         if (i)
-            fputc('|', out);
-        if (o->glyph_names) {
-            char name[256];
-            cli_glyph_name(p->names, g->gid, name, sizeof name);
-            fputs(name, out);
-        } else {
-            fprintf(out, "%lu", (unsigned long)g->gid);
+            cli_out_byte(w, '|');
+        write_glyph(p, g->gid, 0);
+        /* the rest of the glyph: at most 5 numbers and their marks */
+        cli_out_room(w, 6 * CLI_OUT_SLACK);
+        char *q = w->buf + w->len;
+        if (o->clusters) {
+            *q++ = '=';
+            q = cli_out_fmt_u64(q, g->cluster);
         }
-        if (o->clusters)
-            fprintf(out, "=%lu", (unsigned long)g->cluster);
-        if (!o->positions)
-            continue;
-        int64_t x = (int64_t)g->x_offset + (o->advances ? 0 : pen_x);
-        int64_t y = (int64_t)g->y_offset + (o->advances ? 0 : pen_y);
-        if (x || y)
-            fprintf(out, "@%lld,%lld", (long long)x, (long long)y);
-        if (o->advances) {
-            fprintf(out, "+%ld", (long)g->x_advance);
-            if (g->y_advance)
-                fprintf(out, ",%ld", (long)g->y_advance);
+        if (o->positions) {
+            int64_t x = (int64_t)g->x_offset + (o->advances ? 0 : pen_x);
+            int64_t y = (int64_t)g->y_offset + (o->advances ? 0 : pen_y);
+            if (x || y) {
+                *q++ = '@';
+                q = cli_out_fmt_i64(q, x);
+                *q++ = ',';
+                q = cli_out_fmt_i64(q, y);
+            }
+            if (o->advances) {
+                *q++ = '+';
+                q = cli_out_fmt_i64(q, g->x_advance);
+                if (g->y_advance) {
+                    *q++ = ',';
+                    q = cli_out_fmt_i64(q, g->y_advance);
+                }
+            }
         }
+        w->len = (size_t)(q - w->buf);
         pen_x += g->x_advance;
         pen_y += g->y_advance;
     }
-    fputs("]\n", out);
+    cli_out_mem(w, "]\n", 2);
 }
 
-/* hb-shape's JSON: one array per line, keys in its order. */
+/* hb-shape's JSON: one array per line, keys in its order (the bytes of
+ * the jansson arrays this replaced, but for names that are not UTF-8:
+ * cli_out.h). */
 static void print_hb_json(const shape_printer *p, const grc_hb_run *hb)
 {
     const shape_opts *o = p->o;
-    json_t *arr = json_array();
+    cli_out *w = p->w;
     int32_t pen_x = 0, pen_y = 0;
+    cli_out_byte(w, '[');
     for (size_t i = 0; i < hb->num_glyphs; i++) {
         const grc_hb_glyph *g = &hb->glyphs[i];
-        json_t *j = json_object();
-        if (o->glyph_names) {
-            char name[256];
-            cli_glyph_name(p->names, g->gid, name, sizeof name);
-            json_object_set_new(j, "g", json_string(name));
-        } else {
-            json_object_set_new(j, "g", json_integer(g->gid));
+        cli_out_str(w, i ? ",{\"g\":" : "{\"g\":");
+        write_glyph(p, g->gid, 1);
+        cli_out_room(w, 6 * CLI_OUT_SLACK);
+        char *q = w->buf + w->len;
+        if (o->clusters) {
+            memcpy(q, ",\"cl\":", 6);
+            q = cli_out_fmt_u64(q + 6, g->cluster);
         }
-        if (o->clusters)
-            json_object_set_new(j, "cl", json_integer(g->cluster));
         if (o->positions) {
-            json_object_set_new(j, "dx", json_integer(g->x_offset + (o->advances ? 0 : pen_x)));
-            json_object_set_new(j, "dy", json_integer(g->y_offset + (o->advances ? 0 : pen_y)));
+            memcpy(q, ",\"dx\":", 6);
+            q = cli_out_fmt_i64(q + 6, (int64_t)g->x_offset + (o->advances ? 0 : pen_x));
+            memcpy(q, ",\"dy\":", 6);
+            q = cli_out_fmt_i64(q + 6, (int64_t)g->y_offset + (o->advances ? 0 : pen_y));
             if (o->advances) {
-                json_object_set_new(j, "ax", json_integer(g->x_advance));
-                json_object_set_new(j, "ay", json_integer(g->y_advance));
+                memcpy(q, ",\"ax\":", 6);
+                q = cli_out_fmt_i64(q + 6, g->x_advance);
+                memcpy(q, ",\"ay\":", 6);
+                q = cli_out_fmt_i64(q + 6, g->y_advance);
             }
         }
+        *q++ = '}';
+        w->len = (size_t)(q - w->buf);
         pen_x += g->x_advance;
         pen_y += g->y_advance;
-        json_array_append_new(arr, j);
     }
-    char *s = json_dumps(arr, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(arr);
-    if (s) {
-        fputs(s, p->out);
-        fputc('\n', p->out);
-        free(s);
-    }
+    cli_out_mem(w, "]\n", 2);
 }
 
 void shape_print(const shape_printer *p, const uint32_t *text, size_t n, int rtl,
@@ -219,5 +241,8 @@ void shape_print(const shape_printer *p, const uint32_t *text, size_t n, int rtl
         print_hb_json(p, &hb);
     else
         print_hb_text(p, &hb);
+    /* Line by line into the FILE, where the trace and the other formats
+     * write too. */
+    cli_out_flush(p->w);
     grc_hb_run_free(&hb);
 }
