@@ -15,6 +15,7 @@ import re
 from html import escape
 
 import model as modelmod
+import outlines as outlinesmod
 import reproduce
 import svg
 
@@ -630,6 +631,7 @@ TABLE_HEAD = ("<th>cases</th><th>identical</th><th>different</th><th>fails only 
 
 
 def html(rep, m):
+    outlines = outlinesmod.Outlines(m.name.root)
     o = []
     kmap = {k["id"]: k for k in rep.get("known_differences") or []}
     t = rep["totals"]
@@ -768,6 +770,8 @@ def html(rep, m):
                      f"{_n(g['count'])} case(s){known_pill(g.get('known'), kmap)}</h3>")
             for i, e in enumerate(g["examples"]):
                 pic = svg.tt_glyph(e)
+                if pic:
+                    pic += svg.tt_raster(e)
                 if i == 1:
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
                 o.append(f"<div class=case><div>{_tt_case_line(e, kmap)}</div>"
@@ -795,7 +799,7 @@ def html(rep, m):
             for i, e in enumerate(g["examples"]):
                 if i == 1:
                     o.append(f"<details><summary>{len(g['examples']) - 1} more example(s)</summary>")
-                pic = svg.gr_runs(e)
+                pic = svg.gr_overlay(e, outlines.path) + svg.gr_runs(e)
                 o.append(f"<div class=case><div>{_gr_case_line(e, kmap)}</div><div class=pics>"
                          + (_gr_table(e) if e.get("detail") else "") + pic + "</div>" + _repro_html(e, i == 0) + "</div>")
             if len(g["examples"]) > 1:

@@ -257,6 +257,73 @@ class Lint(unittest.TestCase):
             self.assertIn("None in the TrueType fonts of this run.", f.read())
 
 
+class Pictures(unittest.TestCase):
+    """Graphite differences are drawn with the font's own outlines (glyf
+    through fontTools), both engines overlaid at their positions, the
+    differing slots marked; the box rows stay below.  TrueType differences
+    are also rasterised at the size (both engines and a difference map)."""
+
+    def test_graphite_outlines(self):
+        out = os.path.join(WORK, "pictures")
+        r = replay("base", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "index.html")) as f:
+            page = f.read()
+        with open(os.path.join(FIX, "base", "gr-fixture.jsonl")) as f:
+            cases = [json.loads(l) for l in f if '"gr_case"' in l]
+        drawn = [c for c in cases if (c.get("detail") or {}).get("ref_glyphs")]
+        self.assertTrue(drawn)
+        pics = re.findall(r'<svg class="run outline".*?</svg>', page, re.S)
+        self.assertEqual(len(pics), len(drawn))
+        from fontTools.ttLib import TTFont
+        c = drawn[0]
+        font = TTFont(c["font"])
+        ref, fv = c["detail"]["ref_glyphs"], c["detail"]["fontvm_glyphs"]
+        # Every glyph of both runs is a path of its own; the glyphs with
+        # outlines (not spaces) carry their glyf contours.
+        paths = re.findall(r'<path(?: class="diffglyph-outline")? transform="translate\(([-0-9.]+) ([-0-9.]+)\) '
+                           r'scale\(([0-9.]+) (-[0-9.]+)\)" d="([^"]*)"', pics[0])
+        inked = [g for g in ref + fv if font["glyf"][font.getGlyphName(g["gid"])].numberOfContours != 0]
+        self.assertEqual(len(paths), len(inked))
+        self.assertTrue(all(p[4].startswith("M") for p in paths))
+        # The differing slots are marked once per engine that has them.
+        differ = [i for i in range(max(len(ref), len(fv)))
+                  if i >= len(ref) or i >= len(fv) or any(ref[i][k] != fv[i][k] for k in ("gid", "x", "y"))]
+        self.assertTrue(differ)
+        self.assertEqual(pics[0].count('class="diffglyph"'),
+                         sum((i < len(ref)) + (i < len(fv)) for i in differ))
+        for i in differ:
+            self.assertIn(f">slot {i}</text>", pics[0])
+
+
+    def test_truetype_raster(self):
+        sys.path.insert(0, os.path.join(SRC, "conformance", "report"))
+        import svg
+        # A square from (1,1) to (3,3) pixels, and one shifted by half a
+        # pixel: coverage 1 on 4 pixels; half on the edges of the other.
+        sq = lambda x, y, s: [[x, y], [x, y + s], [x + s, y + s], [x + s, y]]
+        case = {"detail": {"contours": [3], "tags": [1, 1, 1, 1],
+                           "ref_points": sq(64, 64, 128), "fontvm_points": sq(96, 64, 128)}}
+        pic = svg.tt_raster(case, cell=5)
+        self.assertTrue(pic.startswith('<svg class="raster"'))
+        cov = svg._coverage(svg._flatten(sq(64, 64, 128), [1] * 4, [3]), 0, 0, 4, 4)
+        self.assertEqual([[round(v, 3) for v in row] for row in cov],
+                         [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]])
+        # Half a pixel to the right: columns 1 and 3 differ, by half, in the
+        # two covered rows.
+        self.assertEqual(pic.count('class="rdiff"'), 4)
+        same = svg.tt_raster({"detail": dict(case["detail"], fontvm_points=sq(64, 64, 128))}, cell=5)
+        self.assertEqual(same.count('class="rdiff"'), 0)
+        # In the report, beside each drawn TrueType difference.
+        out = os.path.join(WORK, "pictures-tt")
+        r = replay("base", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "index.html")) as f:
+            page = f.read()
+        self.assertEqual(page.count('<svg class="raster"'), page.count('<svg class="glyph"'))
+        self.assertGreater(page.count('class="rdiff"'), 0)
+
+
 def write_records(d, name, recs):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "w") as f:
