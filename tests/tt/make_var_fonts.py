@@ -15,6 +15,14 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  prep and the glyph program through MIAP; GETVARIATION in
                  fpgm, prep and the glyph program, GETDATA, GETINFO's
                  variation bit, each result written into a point's y.
+  var_hvar.ttf   HVAR (no advance map) over one axis with 40 boxes of
+                 advances 180..219 and deltas whose values at the test
+                 locations end in fractions of a unit (.5 included), so that
+                 the v40 advance (whole units, scaled as at the default)
+                 and the zone's pp2 (unrounded) fall on either side of a
+                 pixel; pp2 gvar deltas (dropped with HVAR), pp1 gvar deltas
+                 (kept: they move the origin) on every third box and on a
+                 composite.
   var_gvar_bomb.ttf  a glyph whose deltas at wght=1 cost twice the gvar
                  work budget (FV_BUDGET_GVAR_GLYPH_STEPS): 4,095 tuples over
                  1,000 points, for the gvar_budget test (a hardening limit
@@ -151,6 +159,60 @@ def build_gvar(path):
         TupleVariation({"wght": (0, 1.0, 1.0)}, [(0, 0), (35, -11), (0, 0), (70, 0), (0, 0), (0, 0)]),
         TupleVariation({"wdth": (-1.0, -1.0, 0)}, [(5, 5), (-25, 9), (0, 0), (-30, 0), (0, 0), (0, 0)]),
     ]
+    fb.setupGvar(var)
+    fb.save(path)
+
+
+def build_hvar(path):
+    from fontTools.varLib import builder as vb
+    names = ["g%d" % i for i in range(40)] + ["comp"]
+    fb, order = base_font(None, names)
+    glyphs = {}
+    pen = TTGlyphPen(None)
+    box(pen, 50, 0, 450, 700)
+    glyphs[".notdef"] = pen.glyph()
+    for i in range(40):
+        pen = TTGlyphPen(None)
+        box(pen, 20 + i % 7, 0, 140 + i, 600 + 3 * i)
+        glyphs["g%d" % i] = pen.glyph()
+    comp = Glyph()
+    comp.numberOfContours = -1
+    c1 = GlyphComponent(); c1.glyphName = "g3"; c1.x, c1.y, c1.flags = 30, 0, 0x0002 | 0x0004
+    comp.components = [c1]
+    glyphs["comp"] = comp
+    fb.setupGlyf(glyphs)
+    advances = {"g%d" % i: 180 + i for i in range(40)}
+    advances["comp"] = 244
+    finish_tables(fb, order, "VarHvar", advances)
+    fb.setupFvar([("wght", 200, 400, 800, "Weight")], [
+        {"location": {"wght": 300}, "stylename": "Light"},
+        {"location": {"wght": 700}, "stylename": "Bold"},
+    ])
+    # Deltas at wght -1 and +1; -0.5, -0.32, 0.42 ... give fractions.
+    rows = [[0, 0]] + [[176 - 3 * i, -87 + 2 * i] for i in range(40)] + [[176, -87]]
+    regions = vb.buildVarRegionList([{"wght": (0.0, 1.0, 1.0)}, {"wght": (-1.0, -1.0, 0.0)}], ["wght"])
+    store = vb.buildVarStore(regions, [vb.buildVarData([0, 1], rows)])
+    hvar = newTable("HVAR")
+    from fontTools.ttLib.tables import otTables
+    hvar.table = otTables.HVAR()
+    hvar.table.Version = 0x00010000
+    hvar.table.VarStore = store
+    hvar.table.AdvWidthMap = None
+    hvar.table.LsbMap = None
+    hvar.table.RsbMap = None
+    fb.font["HVAR"] = hvar
+    var = {}
+    for i in range(40):
+        n = len(fb.font["glyf"]["g%d" % i].coordinates) + 4
+        lo = [(-(i % 5), i % 3)] * (n - 4) + [(0, 0), (-87 + 2 * i, 0), (0, 0), (0, 0)]
+        hi = [(i % 4, -(i % 2))] * (n - 4) + [(0, 0), (176 - 3 * i, 0), (0, 0), (0, 0)]
+        if i % 3 == 0:
+            lo[n - 4] = (-87 + i, 0)
+            hi[n - 4] = (41 - i, 0)
+        var["g%d" % i] = [TupleVariation({"wght": (-1.0, -1.0, 0)}, lo),
+                          TupleVariation({"wght": (0, 1.0, 1.0)}, hi)]
+    var["comp"] = [TupleVariation({"wght": (-1.0, -1.0, 0)}, [(9, 0), (-87, 0), (-87, 0), (0, 0), (0, 0)]),
+                   TupleVariation({"wght": (0, 1.0, 1.0)}, [(-5, 0), (33, 0), (176, 0), (0, 0), (0, 0)])]
     fb.setupGvar(var)
     fb.save(path)
 
@@ -299,6 +361,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     build_gvar(os.path.join(out, "var_gvar.ttf"))
     build_cvar(os.path.join(out, "var_cvar.ttf"))
+    build_hvar(os.path.join(out, "var_hvar.ttf"))
     build_gvar_bomb(os.path.join(out, "var_gvar_bomb.ttf"))
 
 

@@ -265,8 +265,23 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
             z.contours[i] = g->end_points[i];
         /* The scaled phantoms stand unless the hinted ones are taken over
          * (not in v40 backward-compatibility mode). */
+        tt_vec pp_units[2] = {L->pp[0], L->pp[1]};
         for (uint32_t i = 0; i < 4; i++)
             L->pp[i] = z.cur[np + i];
+        /* COMPAT(freetype): at a location of a font with HVAR, FreeType
+         * 2.12.1 keeps the advance v40's backward-compatibility mode
+         * reports (the phantoms it does not take from the hinted zone) in
+         * whole font units, unvaried but for HVAR's rounded delta, scaled as
+         * at the default instance; the zone's phantoms are scaled from
+         * their unrounded varied positions like every point.  Karla
+         * Italic's quotesingle at wght=300 (HVAR -43.5 units), 24.8 ppem:
+         * pp2 at 201 units is 159/64 px (2 px hinted) this way, 160/64 (3
+         * px) through the zone; FreeType's v40 advance is 2 px, its v35
+         * one 3 px.  With pp1 moved by gvar (a copy of the font) the v40
+         * advance stays 2 px and the outline stays put. */
+        if (var && L->size->face->var->has_hvar)
+            for (uint32_t i = 0; i < 2; i++)
+                L->pp[i].x = fv_mulfix(pp_units[i].x, xs);
         st = hint_zone(L, &z, g->instructions, 0);
         if (st == FV_OK) {
             for (uint32_t i = 0; i < np; i++) {
