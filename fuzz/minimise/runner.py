@@ -30,6 +30,7 @@ _ACCESS = re.compile(r"^(READ|WRITE) of size")
 _UBSAN = re.compile(r"runtime error: (.*)")
 _FVFUZZ = re.compile(r"^fvfuzz: (\w+): (.*)")
 DIFFER = re.compile(r"^(tt_diff|gr_diff|tt_font_diff|gr_font_diff|gr_text_diff): .*(differ|decide)")
+_VERDICT = re.compile(r"^  (FreeType|fontvm|graphite2|HarfBuzz): ")
 _LIBFUZZER = re.compile(r"ERROR: libFuzzer: ([\w -]+)")
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9a-fA-F]+|-?\d+(\.\d+)?)\b")
 
@@ -165,10 +166,19 @@ class Runner:
 
     def kind(self, out):
         # A differential target's report line says more than its abort's.
-        for line in out.splitlines():
+        lines = out.splitlines()
+        for i, line in enumerate(lines):
             m = DIFFER.match(line)
             if m:
-                return "diverged: " + blank_numbers(line.split(":", 1)[1])
+                kind = "diverged: " + blank_numbers(line.split(":", 1)[1])
+                if "decide differently" in line:
+                    # A decision's two verdicts (which engine refuses, and
+                    # why) follow it: without them a case where fontvm
+                    # refuses what the reference takes could shrink into
+                    # one where the reference refuses (dropping a table).
+                    verdicts = [l for l in lines[i + 1:i + 3] if _VERDICT.match(l)]
+                    kind += "".join("; " + blank_numbers(v) for v in verdicts)
+                return kind
         for line in out.splitlines():
             m = _FVFUZZ.match(line)
             if m:

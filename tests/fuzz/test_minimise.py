@@ -58,6 +58,18 @@ class Kinds(unittest.TestCase):
         self.assertEqual(kind, "diverged: graphite2 and fontvm differ: different (position, slot N)")
         self.assertEqual(minimise.kind_slug(kind), "diverged")
 
+    def test_decision_keeps_both_verdicts(self):
+        out = ("gr_font_diff: graphite2 and fontvm decide differently: face\n"
+               "  graphite2: makes a face\n"
+               "  fontvm:    Feat@0x0: bad feat (header)\n"
+               "fvfuzz: gr_font_diff: face decision differs (report above)\n")
+        kind = self.kind(out)
+        self.assertEqual(kind, "diverged: graphite2 and fontvm decide differently: face; "
+                               "graphite2: makes a face; fontvm:    Feat@N: bad feat (header)")
+        self.assertEqual(minimise.kind_slug(kind), "diverged")
+        flipped = out.replace("makes a face", "refused").replace("Feat@0x0: bad feat (header)", "makes a face")
+        self.assertNotEqual(self.kind(flipped), kind)
+
     def test_lsan_and_clean(self):
         self.assertEqual(self.kind("==1==ERROR: LeakSanitizer: detected memory leaks\n"), "leak")
         self.assertIsNone(self.kind("fvfuzz-replay: 1 file(s) replayed\n"))
