@@ -24,6 +24,8 @@ import config as cfgmod  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ROW = re.compile(r"^(fontvm|graphite2)\s+(\d+)\s+(\d+)\s+(\d+)\s*$")
 LINES = re.compile(r"^text: .* \((\d+) lines\) x \d+ passes$")
+MEMORY = re.compile(r"^memory KiB .*: face fontvm ([\d.]+) graphite2 ([\d.]+); "
+                    r"segment peak fontvm ([\d.]+) graphite2 ([\d.]+)$")
 
 
 class Skip(Exception):
@@ -31,8 +33,10 @@ class Skip(Exception):
 
 
 def bench_one(fontvm, job, repeat):
-    """(lines, fontvm best segments/s, graphite2 best segments/s); a line
-    whose segment fails counts as shaped (failing is work too)."""
+    """(lines, fontvm best segments/s, graphite2 best segments/s, memory);
+    a line whose segment fails counts as shaped (failing is work too);
+    memory is (face fontvm, face graphite2, segment fontvm, segment
+    graphite2) in KiB, or None where the build does not meter it."""
     cmd = [fontvm, "shape", job.font, "--text-file", job.texts, "--bench", "--repeat", str(repeat)]
     if job.rtl:
         cmd.append("--rtl")
@@ -41,8 +45,11 @@ def bench_one(fontvm, job, repeat):
         raise Skip(r.stderr.strip().splitlines()[-1])
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
-    rates, segs = {}, 0
+    rates, segs, memory = {}, 0, None
     for line in r.stdout.splitlines():
+        m = MEMORY.match(line)
+        if m:
+            memory = tuple(float(x) for x in m.groups())
         m = ROW.match(line)
         if m:
             rates[m.group(1)] = int(m.group(2))
@@ -51,7 +58,7 @@ def bench_one(fontvm, job, repeat):
             segs = int(m.group(1))
     if set(rates) != {"fontvm", "graphite2"} or segs == 0:
         raise RuntimeError(f"{' '.join(cmd)}: no benchmark rows in the output")
-    return segs, rates["fontvm"], rates["graphite2"]
+    return segs, rates["fontvm"], rates["graphite2"], memory
 
 
 def main(argv):
@@ -73,11 +80,12 @@ def main(argv):
         print("bench_gr: no Graphite jobs in the configuration", file=sys.stderr)
         return 2
     jobs.sort(key=lambda j: (j.font, j.texts))
-    print(f"{'font':32} {'text':28} {'lines':>6} {'fontvm seg/s':>13} {'graphite2 seg/s':>16} {'ratio':>6}")
+    print(f"{'font':32} {'text':28} {'lines':>6} {'fontvm seg/s':>13} {'graphite2 seg/s':>16} {'ratio':>6}"
+          f" {'face KiB fv/gr2':>17} {'segment KiB fv/gr2':>19}")
     t_fv = t_gr = 0.0
     for j in jobs:
         try:
-            segs, fv, gr = bench_one(a.bin, j, a.repeat)
+            segs, fv, gr, mem = bench_one(a.bin, j, a.repeat)
         except Skip as e:
             print(f"{os.path.basename(j.font)[:32]:32} {os.path.basename(j.texts)[:28]:28} skipped: {e}")
             continue
@@ -88,8 +96,9 @@ def main(argv):
             continue  # too fast to time at this repeat count
         t_fv += segs / fv
         t_gr += segs / gr
+        mem_s = (f" {mem[0]:8.1f}/{mem[1]:<8.1f} {mem[2]:9.1f}/{mem[3]:<9.1f}" if mem else "")
         print(f"{os.path.basename(j.font)[:32]:32} {os.path.basename(j.texts)[:28]:28} {segs:6d} "
-              f"{fv:13d} {gr:16d} {fv / gr:6.2f}", flush=True)
+              f"{fv:13d} {gr:16d} {fv / gr:6.2f}{mem_s}", flush=True)
     if t_fv > 0:
         print(f"whole corpus: fontvm {t_fv * 1000:.2f} ms, graphite2 {t_gr * 1000:.2f} ms per pass; "
               f"ratio fontvm/graphite2 (speed): {t_gr / t_fv:.2f}")

@@ -13,16 +13,29 @@
  * fastest of N passes: on a machine busy with other work, the minimum is the
  * figure least disturbed by it, and alternating exposes both engines to the
  * same conditions.  Prints glyphs/s for both engines, the ratio
- * fontvm/FreeType (> 1: fontvm is faster) and fontvm's peak memory for each
- * loaded font. */
+ * fontvm/FreeType (> 1: fontvm is faster) and both engines' memory, from a
+ * pass of its own before the timed ones (cli_mem.h): the bytes a face
+ * holds once open (the file mapped for both, as FT_New_Face maps it;
+ * fontvm: the font, the face with fpgm run and an execution context;
+ * FreeType: FT_New_Face), and the most a size adds while it
+ * is made and every glyph is hinted, over the sizes (fontvm: the size and
+ * the execution context's growth; FreeType: FT_New_Size, its execution
+ * context and the glyph loader's growth).  fontvm counts through its
+ * fv_allocator, FreeType through an FT_Memory given to FT_New_Library:
+ * both the sizes asked for. */
 
 #define _POSIX_C_SOURCE 200809L
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cli_mem.h"
 #include "fontvm/tt.h"
 #include "fontvm/var.h"
 
@@ -53,6 +66,8 @@ typedef struct bench_result {
     uint64_t glyphs;   /* timed glyph loads per engine (glyphs * sizes) */
     uint64_t failed;
     double seconds;
+    size_t face_bytes; /* held by an open face */
+    size_t size_bytes; /* the most one size added while hinting every glyph */
 } bench_result;
 
 static int parse_sizes(const char *list, bench_opts *o)
@@ -143,6 +158,98 @@ static void ft_close(ft_bench *b)
         FT_Done_FreeType(b->lib);
 }
 
+/* FreeType's FT_Memory counting into a cli_meter: each block carries its
+ * size in a 16-byte header (alignment kept), not counted. */
+#define FT_METER_HEADER 16
+
+static void *ft_meter_alloc(FT_Memory memory, long size)
+{
+    unsigned char *p = malloc((size_t)size + FT_METER_HEADER);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    cli_meter_add(memory->user, (size_t)size);
+    return p + FT_METER_HEADER;
+}
+
+static void ft_meter_free(FT_Memory memory, void *block)
+{
+    if (!block)
+        return;
+    unsigned char *p = (unsigned char *)block - FT_METER_HEADER;
+    long size;
+    memcpy(&size, p, sizeof size);
+    cli_meter_sub(memory->user, (size_t)size);
+    free(p);
+}
+
+static void *ft_meter_realloc(FT_Memory memory, long cur_size, long new_size, void *block)
+{
+    (void)cur_size;
+    void *q = ft_meter_alloc(memory, new_size);
+    if (!q)
+        return NULL;
+    if (block) {
+        long old;
+        memcpy(&old, (unsigned char *)block - FT_METER_HEADER, sizeof old);
+        memcpy(q, block, (size_t)(old < new_size ? old : new_size));
+        ft_meter_free(memory, block);
+    }
+    return q;
+}
+
+/* FreeType's face and size memory (see the top of the file), or 0s when
+ * FreeType cannot take the font (the timed passes say why). */
+static void ft_memory(const char *path, const bench_opts *o, const fv_tt_size_request *location,
+                      size_t *face_bytes, size_t *size_bytes)
+{
+    cli_meter m = {0, 0};
+    struct FT_MemoryRec_ mem = {&m, ft_meter_alloc, ft_meter_free, ft_meter_realloc};
+    FT_Library lib = NULL;
+    FT_Face face = NULL;
+    FT_UInt version = o->mode == FV_TT_V35 ? TT_INTERPRETER_VERSION_35 : TT_INTERPRETER_VERSION_40;
+    FT_Int32 flags = FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP;
+    if (o->mode == FV_TT_V40_MONO)
+        flags |= FT_LOAD_TARGET_MONO;
+    else if (o->mode == FV_TT_V40_LCD)
+        flags |= FT_LOAD_TARGET_LCD;
+    *face_bytes = *size_bytes = 0;
+    if (FT_New_Library(&mem, &lib))
+        return;
+    FT_Add_Default_Modules(lib);
+    FT_Set_Default_Properties(lib);
+    if (FT_Property_Set(lib, "truetype", "interpreter-version", &version))
+        goto done;
+    size_t base = cli_meter_mark(&m);
+    if (FT_New_Face(lib, path, 0, &face))
+        goto done;
+    if (location->num_coords) {
+        FT_Fixed coords[FV_VAR_MAX_AXES];
+        for (uint32_t i = 0; i < location->num_coords; i++)
+            coords[i] = location->coords[i];
+        if (FT_Set_Var_Blend_Coordinates(face, location->num_coords, coords))
+            goto done;
+    }
+    *face_bytes = m.in_use - base;
+    for (uint32_t s = 0; s < o->num_sizes; s++) {
+        base = cli_meter_mark(&m);
+        FT_Size size = NULL;
+        if (FT_New_Size(face, &size) || FT_Activate_Size(size) ||
+            FT_Set_Char_Size(face, o->x[s], o->y[s], 72, 72))
+            goto done;
+        for (FT_Long gid = 0; gid < face->num_glyphs; gid++)
+            (void)FT_Load_Glyph(face, (FT_UInt)gid, flags);
+        FT_Done_Size(size);
+        if (m.peak - base > *size_bytes)
+            *size_bytes = m.peak - base;
+    }
+done:
+    if (face)
+        FT_Done_Face(face);
+    if (lib)
+        FT_Done_Library(lib);
+}
+
 /* One timed pass of FreeType at size s, as pass_fontvm. */
 static double pass_freetype(const char *path, ft_bench *b, const bench_opts *o, uint32_t s,
                             uint64_t *failed)
@@ -162,10 +269,77 @@ static double pass_freetype(const char *path, ft_bench *b, const bench_opts *o, 
 }
 #endif
 
+/* fontvm's face and size memory (see the top of the file), through a
+ * counting allocator; 0s when something fails (the timed passes say what). */
+static void fv_memory(const char *path, const bench_opts *o, const fv_tt_size_request *location,
+                      size_t *face_bytes, size_t *size_bytes)
+{
+    cli_meter m = {0, 0};
+    fv_allocator alloc = cli_meter_allocator(&m);
+    fv_font *font = NULL;
+    fv_tt_face *face = NULL;
+    fv_tt_exec *exec = NULL;
+    fv_error err;
+    *face_bytes = *size_bytes = 0;
+    /* The file mapped, as FreeType's FT_New_Face maps it: neither engine's
+     * count includes the file's bytes (a WOFF's decoded bytes count in
+     * both). */
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        close(fd);
+        return;
+    }
+    size_t file_size = (size_t)st.st_size;
+    void *map = mmap(NULL, file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return;
+    if (fv_font_open_memory(map, file_size, 0, &alloc, &font, &err) != FV_OK) {
+        munmap(map, file_size);
+        return;
+    }
+    uint32_t num_glyphs = fv_font_glyph_count(font);
+    if (fv_tt_face_new(font, &face, &err) != FV_OK) {
+        face = NULL;
+        goto done;
+    }
+    if (fv_tt_exec_new(face, &exec, &err) != FV_OK) {
+        exec = NULL;
+        goto done;
+    }
+    *face_bytes = m.in_use;
+    for (uint32_t s = 0; s < o->num_sizes; s++) {
+        size_t base = cli_meter_mark(&m);
+        fv_tt_size *size = NULL;
+        fv_tt_size_request req = {.x_ppem_26d6 = o->x[s], .y_ppem_26d6 = o->y[s],
+                                  .mode = o->mode, .pedantic = 0, .coords = location->coords,
+                                  .num_coords = location->num_coords};
+        if (fv_tt_size_new(face, exec, &req, &size, &err) != FV_OK)
+            goto done;
+        for (uint32_t gid = 0; gid < num_glyphs; gid++) {
+            fv_tt_outline out;
+            memset(&out, 0, sizeof out);
+            (void)fv_tt_hint_glyph(size, exec, gid, &out, &err);
+            fv_tt_outline_free(face, &out);
+        }
+        fv_tt_size_free(size);
+        if (m.peak - base > *size_bytes)
+            *size_bytes = m.peak - base;
+    }
+done:
+    fv_tt_exec_free(exec);
+    fv_tt_face_free(face);
+    fv_font_close(font);
+    munmap(map, file_size);
+}
+
 /* Benchmarks one font: fills rf (fontvm) and rt (FreeType; left zero when
  * built without it).  Returns CLI_OK or CLI_BAD_INPUT. */
 static int bench_font(const char *path, const bench_opts *o, bench_result *rf, bench_result *rt,
-                      size_t *peak, uint32_t *num_glyphs)
+                      uint32_t *num_glyphs)
 {
     cli_tt_session ss;
     double best_fv[BENCH_MAX_SIZES], best_ft[BENCH_MAX_SIZES];
@@ -182,7 +356,9 @@ static int bench_font(const char *path, const bench_opts *o, bench_result *rf, b
         cli_tt_close(&ss);
         return rc;
     }
+    fv_memory(path, o, &location, &rf->face_bytes, &rf->size_bytes);
 #ifdef FONTVM_CLI_WITH_REFERENCES
+    ft_memory(path, o, &location, &rt->face_bytes, &rt->size_bytes);
     ft_bench ft;
     if (ft_open(path, o, &location, &ft) != 0) {
         ft_close(&ft);
@@ -224,7 +400,6 @@ static int bench_font(const char *path, const bench_opts *o, bench_result *rf, b
         rt->seconds += best_ft[s];
 #endif
     }
-    *peak = fv_font_peak_memory(ss.font);
 done:
 #ifdef FONTVM_CLI_WITH_REFERENCES
     ft_close(&ft);
@@ -243,7 +418,9 @@ static void usage(FILE *out)
             "                    [--variations TAG=V,... | --named-instance N]\n\n"
             "Hints every glyph at every size with fontvm and with FreeType in the same run\n"
             "and prints glyphs/s for each, the ratio fontvm/FreeType (> 1: fontvm faster)\n"
-            "and fontvm's peak memory per loaded font.\n"
+            "and the memory of each engine (KiB): what an open face holds, and the most\n"
+            "one size adds while every glyph is hinted (fontvm through its allocator,\n"
+            "FreeType through an FT_Memory; a pass of its own, not timed).\n"
             "  --sizes LIST  ppem list (default " BENCH_DEFAULT_SIZES ")\n"
             "  --mode M      default v40\n"
             "  --repeat N    passes per size; each engine keeps its fastest (default 3)\n"
@@ -328,15 +505,14 @@ int cmd_bench(int argc, char **argv)
 #else
     printf(", fontvm %s (built without FreeType: no comparison)\n", fv_version());
 #endif
-    printf("%-34s %7s %13s %13s %7s %11s\n", "font", "glyphs", "fontvm g/s", "FreeType g/s",
-           "ratio", "peak mem");
-    bench_result tot_fv = {0, 0, 0}, tot_ft = {0, 0, 0};
+    printf("%-34s %7s %13s %13s %7s %10s %10s %10s %10s\n", "font", "glyphs", "fontvm g/s",
+           "FreeType g/s", "ratio", "face fv", "face FT", "size fv", "size FT");
+    bench_result tot_fv = {0, 0, 0, 0, 0}, tot_ft = {0, 0, 0, 0, 0};
     int rc = CLI_OK;
     for (uint32_t f = 0; f < num_fonts; f++) {
         bench_result rf, rt;
-        size_t peak = 0;
         uint32_t n = 0;
-        int r = bench_font(fonts[f], &o, &rf, &rt, &peak, &n);
+        int r = bench_font(fonts[f], &o, &rf, &rt, &n);
         if (r != CLI_OK) {
             rc = r;
             continue;
@@ -353,8 +529,14 @@ int cmd_bench(int argc, char **argv)
         if (rate(&rt) > 0)
             snprintf(ratio, sizeof ratio, "%.2f", rate(&rf) / rate(&rt));
 #endif
-        printf("%-34s %7u %13.0f %13s %7s %8.2f MiB", base_name(fonts[f]), n, rate(&rf), ft_rate,
-               ratio, (double)peak / (1024.0 * 1024.0));
+        char ft_face[32] = "-", ft_size[32] = "-";
+#ifdef FONTVM_CLI_WITH_REFERENCES
+        snprintf(ft_face, sizeof ft_face, "%.1f", (double)rt.face_bytes / 1024.0);
+        snprintf(ft_size, sizeof ft_size, "%.1f", (double)rt.size_bytes / 1024.0);
+#endif
+        printf("%-34s %7u %13.0f %13s %7s %10.1f %10s %10.1f %10s", base_name(fonts[f]), n,
+               rate(&rf), ft_rate, ratio, (double)rf.face_bytes / 1024.0, ft_face,
+               (double)rf.size_bytes / 1024.0, ft_size);
         if (rf.failed)
             printf("  (%llu fontvm loads failed)", (unsigned long long)rf.failed);
         printf("\n");

@@ -7,11 +7,13 @@
 #include <graphite2/Font.h>
 #include <graphite2/Segment.h>
 
+#include "cli_mem.h"
 #include "sfnt/font.h"
 #include "shape.h"
 
 struct shape_ref {
     grc_gr2 *gr2;
+    const fv_font *font; /* the font fontvm shapes (the memory pass reopens its bytes) */
 };
 
 int shape_ref_open(const fv_font *font, const char *path, shape_ref **out)
@@ -28,6 +30,7 @@ int shape_ref_open(const fv_font *font, const char *path, shape_ref **out)
         free(r);
         return CLI_BAD_INPUT;
     }
+    r->font = font;
     *out = r;
     return CLI_OK;
 }
@@ -86,13 +89,89 @@ static double bench_graphite2(gr_face *face, const gr_feature_val *fv, int rtl,
     return cli_tt_now() - t0;
 }
 
+/* The memory pass (untimed): both engines metered the same way, malloc
+ * interposed (cli_mem.h), since graphite2 has no allocator hook; fontvm's
+ * default allocator is malloc too.  face: bytes held by an open face
+ * (fontvm: a font on the file's bytes, which the caller already holds, and
+ * its Graphite face; graphite2: gr_make_file_face with gr_face_preloadAll,
+ * which reads the tables it uses into memory of its own).  segment: the
+ * most one segment of the text took while it was made and freed. */
+typedef struct gr_memory {
+    size_t face, segment;
+} gr_memory;
+
+static void memory_fontvm(const fv_font *font, const fv_gr_shape_request *base_req,
+                          const bench_text *lines, size_t count, gr_memory *out)
+{
+    cli_meter m = {0, 0};
+    fv_font *f = NULL;
+    fv_gr_face *face = NULL;
+    fv_error err;
+    const uint8_t *data;
+    size_t size;
+    fv_font_sfnt_data(font, &data, &size);
+    memset(out, 0, sizeof *out);
+    cli_malloc_meter_start(&m);
+    if (fv_font_open_memory(data, size, 0, NULL, &f, &err) != FV_OK ||
+        fv_gr_face_new(f, &face, &err) != FV_OK)
+        goto done;
+    out->face = m.in_use;
+    fv_gr_shape_request req = *base_req;
+    for (size_t i = 0; i < count; i++) {
+        size_t base = cli_meter_mark(&m);
+        req.text = lines[i].cps;
+        req.length = lines[i].n;
+        fv_gr_segment *seg = NULL;
+        if (fv_gr_shape(face, &req, &seg, NULL) == FV_OK && seg)
+            fv_gr_segment_free(face, seg);
+        if (m.peak - base > out->segment)
+            out->segment = m.peak - base;
+    }
+done:
+    cli_malloc_meter_stop();
+    if (face)
+        fv_gr_face_free(face);
+    fv_font_close(f);
+}
+
+static void memory_graphite2(const char *path, const shape_opts *o, int rtl,
+                             const bench_text *lines, size_t count, gr_memory *out)
+{
+    cli_meter m = {0, 0};
+    memset(out, 0, sizeof *out);
+    cli_malloc_meter_start(&m);
+    gr_face *gr = gr_make_file_face(path, gr_face_preloadAll);
+    gr_feature_val *fv = gr ? gr_face_featureval_for_lang(gr, o->features.lang) : NULL;
+    if (!fv)
+        goto done;
+    out->face = m.in_use;
+    for (size_t i = 0; i < o->features.n; i++) {
+        const gr_feature_ref *ref = gr_face_find_fref(gr, o->features.f[i].id);
+        if (ref)
+            gr_fref_set_feature_value(ref, (gr_uint16)o->features.f[i].value, fv);
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t base = cli_meter_mark(&m);
+        gr_segment *seg = gr_make_seg(NULL, gr, 0, fv, gr_utf32, lines[i].cps, lines[i].n, rtl);
+        if (seg)
+            gr_seg_destroy(seg);
+        if (m.peak - base > out->segment)
+            out->segment = m.peak - base;
+    }
+done:
+    cli_malloc_meter_stop();
+    if (fv)
+        gr_featureval_destroy(fv);
+    if (gr)
+        gr_face_destroy(gr);
+}
+
 /* fontvm and graphite2 alternate pass by pass, so both see the same
  * machine state (caches, frequency) over the run.  Every line is decoded
  * once, so only shaping is timed. */
 int shape_ref_bench(shape_ref *r, fv_gr_face *face, const shape_opts *o, const char *path,
                     const char *text_file, const cli_lines *lines, uint32_t repeat)
 {
-    (void)r;
     int rtl = o->direction == 1;
     bench_text *texts = calloc(lines->count ? lines->count : 1, sizeof *texts);
     gr_face *gr = gr_make_file_face(path, gr_face_preloadAll);
@@ -149,6 +228,17 @@ int shape_ref_bench(shape_ref *r, fv_gr_face *face, const shape_opts *o, const c
     printf("graphite2  %20.0f %18.0f %15zu\n", sps_gr, mean_gr, made_gr);
     printf("ratio fontvm/graphite2: %.2f (best), %.2f (mean)\n", sps_gr > 0 ? sps_fv / sps_gr : 0.0,
            mean_gr > 0 ? mean_fv / mean_gr : 0.0);
+    if (cli_malloc_meter_available()) {
+        gr_memory mf, mg;
+        memory_fontvm(r->font, &req, texts, count, &mf);
+        memory_graphite2(path, o, rtl, texts, count, &mg);
+        printf("memory KiB (malloc interposed, untimed pass): face fontvm %.1f graphite2 %.1f; "
+               "segment peak fontvm %.1f graphite2 %.1f\n",
+               (double)mf.face / 1024.0, (double)mg.face / 1024.0, (double)mf.segment / 1024.0,
+               (double)mg.segment / 1024.0);
+    } else {
+        printf("memory: not measured in this build (malloc is the sanitizer's)\n");
+    }
     rc = made_fv == made_gr ? CLI_OK : CLI_PROBLEM;
 done:
     for (size_t i = 0; texts && i < lines->count; i++)
