@@ -88,7 +88,7 @@ static size_t find_spans(const uint8_t *font, size_t size, span *out, uint32_t *
         }
     }
     for (uint32_t cp = GR_DIFF_CP_FIRST; cp <= GR_DIFF_CP_LAST && *ncps < GR_DIFF_MAX_CPS; cp++)
-        if (sfnt_cmap_lookup(face->sfnt, cp) != 0)
+        if (grv_cmap_lookup(face, cp) != 0)
             cps[(*ncps)++] = cp;
     fv_gr_face_free(face);
     fv_font_close(f);

@@ -56,7 +56,7 @@ static size_t mapped_code_points(const fv_gr_face *face, uint32_t *out)
 {
     size_t n = 0;
     for (uint32_t cp = 0x20; cp <= 0xFFFF; cp++) {
-        uint16_t g = face->cmap_bmp ? face->cmap_bmp[cp] : sfnt_cmap_lookup(face->sfnt, cp);
+        uint16_t g = (uint16_t)grv_cmap_lookup(face, cp);
         if (g != 0)
             out[n++] = cp;
     }

@@ -40,6 +40,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "conformance", "report"))
 import config as cfgmod  # noqa: E402
 from sweep import BadInput, Probe, ask_all, spread, u16, u32  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "conformance", "tt"))
+import tt_sweep  # noqa: E402  (the sfnt damage of the TrueType sweep)
 
 PROBE = "fvconform-gr-load"
 RECORD_RTL = 1
@@ -471,6 +473,166 @@ def mutations(base, every_pass):
     return out
 
 
+# --- sfnt-level damage (variant "sfnt") -------------------------------------------
+
+def sfnt_mutations(base):
+    """[(table, field, value label, make)] for the tables graphite2 reads
+    besides its own (head, hhea, hmtx, maxp, cmap, glyf, loca): the
+    TrueType sweep's damage (tables cut, dropped, past the end of the file;
+    the directory; head/maxp/hhea/hmtx/loca/glyf fields and lengths;
+    outlines dropped) applied to the whole font, and what graphite2 checks
+    on top: every head field, the hhea version and metric format, maxp's
+    glyph count against Gloc's, the cmap header and its encoding records,
+    glyph bounding boxes turned inside out."""
+    put16, put32, find, build = tt_sweep.put16, tt_sweep.put32, tt_sweep.find, tt_sweep.build
+    tables = tt_sweep.read_tables(base)
+    out = []
+    damage = []
+    for gen in (tt_sweep.table_damage, tt_sweep.directory_damage, tt_sweep.field_damage,
+                tt_sweep.bitmap_only):
+        try:
+            damage += gen(tables)
+        except (TypeError, struct.error):   # a table it needs is missing (no glyf: CFF)
+            pass
+    for m in damage:
+        if "glyph 0's outline" in m.value:   # made for the TrueType sweep's long-loca subsets
+            continue
+        # The container is not graphite2's to judge: its caller hands it
+        # tables (the runner, like HarfBuzz's loader, by the first record of
+        # a tag), while fontvm opens the file as FreeType does and refuses
+        # an unknown sfnt version or a second head record under 54 bytes
+        # (HarfBuzz too gives an unknown sfnt version no tables at all).
+        # scripts/conform --tt-sweep checks those decisions against FreeType.
+        if m.kind == "directory.sfntVersion" or (m.kind == "directory.duplicate" and "head" in m.value):
+            continue
+        table = m.kind.split(".")[1] if m.kind.startswith("table.") else m.kind.split(".")[0]
+        out.append((table, m.kind, m.value, m.make))
+
+    def field(tag, offset, size, value, kind, label):
+        i, data = find(tables, tag)
+        if i is None or offset + size > len(data):
+            return
+
+        def make():
+            t = list(tables)
+            d = bytearray(data)
+            d[offset:offset + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(size, "big")
+            t[i] = (tag, bytes(d))
+            return build(t)[0]
+        out.append((tag.decode("latin-1").strip(), kind, label, make))
+
+    def replaced(tag, data, kind, label):
+        def make():
+            t = [(tg, data if tg == tag else d) for tg, d in tables]
+            if find(t, tag)[0] is None:
+                t.append((tag, data))
+            return build(t)[0]
+        out.append((tag.decode("latin-1").strip(), kind, label, make))
+
+    head_fields = (("version", 0, 4), ("fontRevision", 4, 4), ("checkSumAdjustment", 8, 4),
+                   ("magicNumber", 12, 4), ("flags", 16, 2), ("unitsPerEm", 18, 2),
+                   ("created", 20, 8), ("modified", 28, 8), ("xMin", 36, 2), ("yMin", 38, 2),
+                   ("xMax", 40, 2), ("yMax", 42, 2), ("macStyle", 44, 2), ("lowestRecPPEM", 46, 2),
+                   ("fontDirectionHint", 48, 2), ("indexToLocFormat", 50, 2),
+                   ("glyphDataFormat", 52, 2))
+    _, head = find(tables, b"head")
+    for name, off, size in head_fields:
+        if head is None or off + size > len(head):
+            continue
+        orig = int.from_bytes(head[off:off + size], "big")
+        for v in values(orig, size, [0x00010000 if size == 4 else 0x8000]):
+            field(b"head", off, size, v, f"head.{name}", f"0x{v:X}")
+    for v in (0, 0x00010001, 0x00020000, 0x00008000, 0xFFFF0000):
+        field(b"hhea", 0, 4, v, "hhea.version", f"0x{v:X}")
+    for v in (1, 0xFFFF):
+        field(b"hhea", 32, 2, v, "hhea.metricDataFormat", str(v))
+    for off, name in ((4, "ascender"), (6, "descender"), (8, "lineGap"), (10, "advanceWidthMax")):
+        for v in (0, 0x7FFF, 0x8000):
+            field(b"hhea", off, 2, v, f"hhea.{name}", f"0x{v:X}")
+    for v in (0x00005000, 0x0000C000, 0x00010001, 0x00008000):
+        field(b"maxp", 0, 4, v, "maxp.version", f"0x{v:X}")
+    # maxp's glyph count against Gloc's (graphite2 counts the larger)
+    gloc = get_table(base, "Gloc")
+    if gloc and len(gloc) >= 8:
+        esz = 4 if u16(gloc, 4) & 1 else 2
+        entries = (len(gloc) - 8 - (2 * u16(gloc, 6) if u16(gloc, 4) & 2 else 0)) // esz - 1
+        for v, label in ((entries, "Gloc's"), (entries + 1, "Gloc's+1"), (entries - 1, "Gloc's-1"),
+                         (2, "2"), (1, "1")):
+            if 0 < v <= 0xFFFF:
+                field(b"maxp", 4, 2, v, "maxp.numGlyphs", label)
+    # cmap: header, encoding records, the subtables' formats
+    _, cmap = find(tables, b"cmap")
+    if cmap is not None and len(cmap) >= 4:
+        for v in (1, 0xFFFF):
+            field(b"cmap", 0, 2, v, "cmap.version", f"0x{v:X}")
+        n = u16(cmap, 2)
+        for v in (0, 1, n + 1, 0xFFFF):
+            if v != n:
+                field(b"cmap", 2, 2, v, "cmap.numTables", str(v))
+        for k in range(min(n, 8)):
+            rec = 4 + 8 * k
+            if rec + 8 > len(cmap):
+                break
+            for v in (0, 1, 3, 4, 0xFFFF):
+                field(b"cmap", rec, 2, v, f"cmap.record[{k}].platformID", str(v))
+            for v in (0, 1, 3, 4, 10, 0xFFFF):
+                field(b"cmap", rec + 2, 2, v, f"cmap.record[{k}].encodingID", str(v))
+            sub = u32(cmap, rec + 4)
+            for v, label in ((0, "0"), (len(cmap), "table end"), (len(cmap) - 2, "table end-2"),
+                             (0xFFFFFFFF, "0xFFFFFFFF")):
+                field(b"cmap", rec + 4, 4, v, f"cmap.record[{k}].offset", label)
+            if sub + 4 <= len(cmap):
+                fmt = u16(cmap, sub)
+                for v in (0, 2, 6, 12 if fmt == 4 else 4, 13, 0xFFFF):
+                    field(b"cmap", sub, 2, v, f"cmap.subtable[{k}].format", str(v))
+                if fmt == 4:
+                    length = u16(cmap, sub + 2)
+                    for v in (0, 14, length - 2, length + 2, 0xFFFF):
+                        field(b"cmap", sub + 2, 2, v, f"cmap.subtable[{k}].length", str(v))
+                    if sub + 8 <= len(cmap):
+                        seg2 = u16(cmap, sub + 6)
+                        for v in (0, 2, seg2 - 2, seg2 + 2, 0xFFFF):
+                            field(b"cmap", sub + 6, 2, v, f"cmap.subtable[{k}].segCountX2", str(v))
+                elif fmt == 12 and sub + 16 <= len(cmap):
+                    ng = u32(cmap, sub + 12)
+                    for v in (0, ng + 1, 0xFFFFFFFF):
+                        field(b"cmap", sub + 12, 4, v, f"cmap.subtable[{k}].numGroups", str(v))
+        for data, label in ((b"\0\0\0\0", "00000000"), (b"\0\0\0\1", "one record, cut"),
+                            (struct.pack(">HHHHI", 0, 1, 3, 1, 12), "one record, no subtable"),
+                            (struct.pack(">HHHHIHHHHHHHHHH", 0, 1, 3, 1, 12, 4, 24, 0, 2, 2, 0, 0,
+                                         0xFFFF, 0, 1) + struct.pack(">H", 0), "empty format 4")):
+            replaced(b"cmap", data, "cmap.replaced", label)
+    # bounding boxes inside out: glyph 0, and a glyph in the middle
+    _, loca = find(tables, b"loca")
+    _, glyf = find(tables, b"glyf")
+    _, maxp = find(tables, b"maxp")
+    if loca is not None and glyf is not None and head is not None and maxp is not None:
+        long_format = u16(head, 50) == 1
+        n = u16(maxp, 4)
+        for g in sorted({0, n // 2, n - 1}):
+            try:
+                a, b = tt_sweep.glyph_range(loca, long_format, g)
+            except struct.error:
+                continue
+            if b - a < 10 or b > len(glyf):
+                continue
+            xmin, ymin, xmax, ymax = struct.unpack_from(">hhhh", glyf, a + 2)
+            gi = find(tables, b"glyf")[0]
+            for label, box in (("xMin > xMax", (xmax + 1, ymin, xmax, ymax)),
+                               ("yMin > yMax", (xmin, ymax + 1, xmax, ymax)),
+                               ("all 0", (0, 0, 0, 0)), ("extreme", (-32768, -32768, 32767, 32767))):
+                def make(g=g, a=a, box=box, gi=gi):
+                    t = list(tables)
+                    d = bytearray(glyf)
+                    struct.pack_into(">hhhh", d, a + 2, *box)
+                    t[gi] = (b"glyf", bytes(d))
+                    return build(t)[0]
+                out.append(("glyf", f"glyf[{'n-1' if g == n - 1 and g else g}].box", label, make))
+            for label, v in (("-2 (empty composite)", -2), ("0 contours", 0)):
+                field(b"glyf", a, 2, v & 0xFFFF, f"glyf[{g}].numberOfContours", label)
+    return out
+
+
 # --- the probe ---------------------------------------------------------------
 
 def agree(answer):
@@ -562,18 +724,26 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
         base = uncompressed(font)
         if variant == "collisions":
             base = switch_collisions_on(base)
-        silf = get_table(base, "Silf")
+        if variant == "sfnt":
+            todo = spread(sfnt_mutations(base), a.limit)
+            silf = None
+        else:
+            silf = get_table(base, "Silf")
         # A Silf table already swept pass by pass would repeat the same
         # bytes: its first and last pass are enough.  The collision variant
         # only adds load checks of the subtable header (its passes are the
         # plain sweep's), so it rewrites those two as well.
-        every_pass = variant == "plain" and silf not in swept_silf
-        swept_silf.add(silf)
-        todo = spread(mutations(base, every_pass), a.limit)
+        if variant != "sfnt":
+            every_pass = variant == "plain" and silf not in swept_silf
+            swept_silf.add(silf)
+            todo = spread(mutations(base, every_pass), a.limit)
+    except BadInput as e:
+        print(f"{name}: {e}, not swept", flush=True)
+        return
     except (struct.error, IndexError, KeyError) as e:
         raise BadInput(f"{path}: cannot read its Graphite tables ({type(e).__name__}: {e})")
     codepoints = [ord(c) for c in text]
-    label = name + (" +collisions" if variant == "collisions" else "")
+    label = name + {"collisions": " +collisions", "sfnt": " sfnt tables"}.get(variant, "")
 
     def rewritten(offset, size, value):
         def make():
@@ -596,9 +766,19 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
     # flags need Glat v3 octaboxes).
     refused = "" if unmodified["graphite2"]["face"] else "; both engines refuse the unmodified font"
     t0 = time.monotonic()
+    before = stats.disagreements
+    if variant == "sfnt":
+        answers = ask_all(probes, [(make, codepoints, rtl) for _, _, _, make in todo], probe_record)
+        for (table, kind, value, _), answer in zip(todo, answers):
+            rec = {"font": path, "variant": variant, "table": table, "field": kind,
+                   "offset": None, "size": 0, "original": None, "value": value}
+            stats.count(rec, answer)
+            out(rec, answer)
+        print(f"{label}: {len(todo)} mutations, {stats.disagreements - before} disagreements "
+              f"({time.monotonic() - t0:.1f} s{refused})", flush=True)
+        return
     answers = ask_all(probes, [(rewritten(off, size, v), codepoints, rtl) for _, off, size, _, _, v in todo],
                       probe_record)
-    before = stats.disagreements
     directory = table_directory(base)
     for (table, off, size, field, original, value), answer in zip(todo, answers):
         rec = {"font": path, "variant": variant, "table": table, "field": field,
@@ -649,8 +829,9 @@ class Stats:
                 r = recs[0]
                 print(f"  {group}: {verdicts}: {error!r}: {len(recs)}, e.g. {os.path.basename(r['font'])} "
                       f"{r['field']} {r['original']} -> {r['value']}")
-        parts = [f"{n:,} single-field mutations of {len(self.fonts[v])} font{'s' * (len(self.fonts[v]) != 1)}"
-                 + (" with collisions on" if v == "collisions" else "")
+        parts = [f"{n:,} {'damaged' if v == 'sfnt' else 'single-field mutations of'} "
+                 f"{len(self.fonts[v])} font{'s' * (len(self.fonts[v]) != 1)}"
+                 + {"collisions": " with collisions on", "sfnt": " at the sfnt tables"}.get(v, "")
                  for v, (n, _) in self.by_variant.items()]
         print(f"\nheader sweep: {' + '.join(parts) or 'nothing swept'}: "
               f"{self.disagreements:,} disagreements; {seconds:.0f} s")
@@ -667,6 +848,10 @@ def main(argv):
     ap.add_argument("--text", help="the sample text to shape, for every font")
     ap.add_argument("--collisions", action="store_true",
                     help="also sweep every font with collision avoidance switched on")
+    ap.add_argument("--no-sfnt", action="store_true",
+                    help="sweep the Graphite tables only (not the sfnt tables graphite2 reads)")
+    ap.add_argument("--only-sfnt", action="store_true",
+                    help="sweep the sfnt tables only (head, hhea, hmtx, maxp, cmap, glyf, loca, directory)")
     ap.add_argument("--limit", type=int, default=0, metavar="N",
                     help="at most N mutations per font and variant, evenly spread (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="probe processes (default: nproc)")
@@ -695,7 +880,10 @@ def main(argv):
     probes = [Probe([exe], "gr_load") for _ in range(a.workers)]
     t0 = time.monotonic()
     try:
-        for variant in ["plain", "collisions"] if a.collisions else ["plain"]:
+        variants = ["plain"] + (["collisions"] if a.collisions else []) + ([] if a.no_sfnt else ["sfnt"])
+        if a.only_sfnt:
+            variants = ["sfnt"]
+        for variant in variants:
             swept_silf = set()
             for path, text, rtl in fonts:
                 sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats)

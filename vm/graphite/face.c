@@ -52,29 +52,25 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
     face->font = font;
     face->mem = mem;
     face->sfnt = sf;
-    face->num_glyphs = sf->maxp.num_glyphs;
     face->upem = sf->head.units_per_em;
     face->descent = sf->hhea.descender;
     fv_span silf, glat, gloc, feat, sill;
     fv_status st;
-    if (!sfnt_find_table(sf, SFNT_TAG_Silf, &silf) || silf.len == 0) {
+    /* Every table as graphite2 gets it from its caller (tables.c). */
+    if (!grv_table(sf, SFNT_TAG_Silf, &silf)) {
         st = sfnt_fail(err, FV_E_MISSING_TABLE, SFNT_TAG_Silf, 0, "not a Graphite font");
         goto fail;
     }
-    /* The sfnt reader keeps fonts whose cmap it cannot read (FreeType does);
-     * shaping needs the cmap, so the Graphite face refuses them. */
-    if (sf->cmap_status != FV_OK) {
-        if (err)
-            *err = sf->cmap_error;
-        st = sf->cmap_status;
+    /* COMPAT(graphite2): head, hhea, hmtx, maxp, cmap, glyf and loca are
+     * checked as graphite2 checks them (stricter than FreeType). */
+    st = grv_sfnt_tables(face, err);
+    if (st != FV_OK)
         goto fail;
-    }
-    sfnt_find_table(sf, SFNT_TAG_Glat, &glat);
-    sfnt_find_table(sf, SFNT_TAG_Gloc, &gloc);
-    if (!sfnt_find_table(sf, SFNT_TAG_Feat, &feat))
-        feat.len = 0;
-    if (!sfnt_find_table(sf, SFNT_TAG_Sill, &sill))
-        sill.len = 0;
+    face->num_glyphs = face->tables.maxp_glyphs;
+    grv_table(sf, SFNT_TAG_Glat, &glat);
+    grv_table(sf, SFNT_TAG_Gloc, &gloc);
+    grv_table(sf, SFNT_TAG_Feat, &feat);
+    grv_table(sf, SFNT_TAG_Sill, &sill);
     st = grv_glat_load(face, glat, gloc, err);
     if (st != FV_OK)
         goto fail;
@@ -92,16 +88,9 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
         if (st != FV_OK)
             goto fail;
     }
-    face->cmap_bmp = fv_mem_array(mem, 0x10000, sizeof(uint16_t));
-    if (!face->cmap_bmp) {
-        st = FV_E_NOMEM;
-        err->kind = st;
+    st = grv_cmap_load(face, err);
+    if (st != FV_OK)
         goto fail;
-    }
-    if (!sfnt_cmap_fill_bmp(sf, face->cmap_bmp)) {
-        fv_mem_free(mem, face->cmap_bmp);
-        face->cmap_bmp = NULL;
-    }
     *out = face;
     return FV_OK;
 fail:
@@ -249,8 +238,7 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     init_features(face, &seg, req);
     for (uint32_t i = 0; i < seg.num_chars; i++) {
         uint32_t u = req->text[i];
-        uint32_t gid = u <= 0xFFFF && face->cmap_bmp ? face->cmap_bmp[u]
-                                                     : sfnt_cmap_lookup(face->sfnt, u);
+        uint32_t gid = grv_cmap_lookup(face, u);
         if (!gid)
             gid = find_pseudo(silf, u);
         grv_char *c = &seg.chars[i];

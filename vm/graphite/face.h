@@ -135,11 +135,20 @@ typedef struct grv_octabox {
     uint8_t present;       /* 0: no octabox (slant bounds all 0) */
 } grv_octabox;
 
+/* The sfnt tables as graphite2 reads them (tables.c): the spans its
+ * caller's table lookup would hand it, and what it takes from them. */
+typedef struct grv_sfnt_view {
+    fv_span head, hhea, hmtx, maxp, cmap, glyf, loca; /* glyf/loca empty when absent */
+    uint32_t maxp_glyphs;         /* maxp's numGlyphs: glyphs with outlines and metrics */
+    uint16_t num_long_metrics;    /* hhea's numberOfHMetrics */
+    uint8_t long_loca;            /* head's indexToLocFormat */
+} grv_sfnt_view;
+
 struct fv_gr_face {
     fv_font *font;
     fv_mem *mem;
     const sfnt_font *sfnt;
-    uint32_t num_glyphs;          /* maxp glyph count */
+    uint32_t num_glyphs;          /* the larger of maxp's count and Gloc's (graphite2's) */
     uint16_t upem;
     int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
     grv_glyph *glyphs;            /* num_glyphs */
@@ -155,6 +164,8 @@ struct fv_gr_face {
      * subtable is not in the form the one-walk fill needs (then each
      * character is looked up). */
     uint16_t *cmap_bmp;
+    fv_span cmap_smp;             /* graphite2's format 12 subtable (cmap.c), or empty */
+    uint32_t cmap_smp_groups;
     grv_silf silf;
     uint16_t num_features;
     grv_feature *features;
@@ -163,9 +174,24 @@ struct fv_gr_face {
     fv_gr_trace_fn trace;
     void *trace_user;
     uint64_t *op_counts;
+    grv_sfnt_view tables;         /* head, hhea, hmtx, maxp, cmap, glyf, loca */
 };
 
-/* ---- loading (silf.c, glat.c, feat.c, sill.c, face.c) ---- */
+/* ---- loading (tables.c, silf.c, glat.c, feat.c, sill.c, face.c) ---- */
+/* graphite2's view of table `tag`: the first directory record with the
+ * tag, absent (0) when it runs past the end of the file or holds fewer
+ * than 4 bytes. */
+int grv_table(const sfnt_font *sf, uint32_t tag, fv_span *out);
+/* Fills face->tables; FV_E_GR_BAD_SFNT when graphite2 refuses the face for
+ * one of them. */
+fv_status grv_sfnt_tables(fv_gr_face *face, fv_error *err);
+/* The character map as graphite2 reads it (cmap.c): face->cmap_bmp and
+ * cmap_smp; a code point's glyph, not clamped to the glyph count. */
+fv_status grv_cmap_load(fv_gr_face *face, fv_error *err);
+uint32_t grv_cmap_lookup(const fv_gr_face *face, uint32_t c);
+/* Glyph g's advance and bounding box as graphite2 reads them (zero past
+ * maxp's count); FV_E_GR_BAD_SFNT for a box graphite2 refuses. */
+fv_status grv_glyph_metrics(const fv_gr_face *face, uint32_t g, grv_glyph *gl, fv_error *err);
 fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err);
 void grv_silf_free(fv_gr_face *face);
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err);

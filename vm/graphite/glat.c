@@ -8,45 +8,14 @@
 #define GLAT_FAIL(tag, off, msg) \
     do { st = sfnt_fail(err, FV_E_GR_BAD_GLAT, (tag), (off), (msg)); goto done; } while (0)
 
+/* Every glyph's advance and bounding box (tables.c: graphite2 reads them
+ * for the glyphs maxp counts; pseudo glyphs have neither). */
 static fv_status load_metrics(fv_gr_face *face, fv_error *err)
 {
-    const sfnt_font *f = face->sfnt;
-    uint32_t nmetrics = f->maxp.num_glyphs;
-    for (uint32_t g = 0; g < face->num_glyphs && g < nmetrics; g++) {
-        uint16_t adv = 0;
-        int16_t lsb = 0;
-        fv_status st = sfnt_hmetrics(f, g, &adv, &lsb, err);
+    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+        fv_status st = grv_glyph_metrics(face, g, &face->glyphs[g], err);
         if (st != FV_OK)
             return st;
-        /* COMPAT(graphite2): past the long metrics, a glyph's advance is
-         * 0 unless its side bearing ends strictly before the end of hmtx
-         * (the last glyph of an hmtx of exactly the right size gets 0).
-         * Measured (KD-21): AndikaNewBasic-R, 924 long metrics, 927
-         * glyphs, hmtx 3,702 bytes: nine.Diag (926) has advance 0 in
-         * graphite2, 1200 after 1 byte more; with 1 to 8 bytes less, each
-         * short-metric glyph whose bearing ends at or past the new end
-         * gets 0, long metrics only when they do not fit. */
-        uint32_t nlong = f->hhea.num_long_metrics;
-        if (nlong && g >= nlong &&
-            (uint64_t)nlong * 4 + (uint64_t)(g - nlong) * 2 + 2 >= f->hmtx.len)
-            adv = 0;
-        grv_glyph *gl = &face->glyphs[g];
-        gl->advance = adv;
-        /* loca may cover fewer glyphs than maxp (sfnt.c follows FreeType's
-         * short loca): the rest have no outline, so no bounding box */
-        if (f->loca && f->glyf.len && g < f->loca_glyphs) {
-            uint32_t a = f->loca[g], e = f->loca[g + 1];
-            if (e > a && e - a >= 10) {
-                int16_t v[4];
-                for (int k = 0; k < 4; k++)
-                    if (fv_rd_s16(f->glyf, (uint64_t)a + 2u + 2u * (unsigned)k, &v[k]) != FV_OK)
-                        v[k] = 0;
-                gl->x_min = v[0];
-                gl->y_min = v[1];
-                gl->x_max = v[2];
-                gl->y_max = v[3];
-            }
-        }
     }
     return FV_OK;
 }
@@ -71,7 +40,7 @@ static fv_status read_octabox(fv_gr_face *face, uint32_t g, fv_span ent, unsigne
     if (g >= face->num_glyphs || !face->octaboxes)
         return FV_OK;
     float xi = 0, yi = 0, xa = 0, ya = 0;
-    if (g < face->sfnt->maxp.num_glyphs) {
+    if (g < face->tables.maxp_glyphs) {
         const grv_glyph *gl = &face->glyphs[g];
         xi = gl->x_min; yi = gl->y_min; xa = gl->x_max; ya = gl->y_max;
     }
@@ -188,7 +157,7 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
      * maxp counts (measured on charis, Padauk, small.ttf and Awami Nastaliq
      * with Gloc shortened: maxp's count of entries is accepted, one fewer
      * refused, whatever Silf's maxGlyphID); more (pseudo glyphs) is fine. */
-    if (nentries < (int64_t)face->sfnt->maxp.num_glyphs)
+    if (nentries < (int64_t)face->tables.maxp_glyphs)
         GLAT_FAIL(SFNT_TAG_Gloc, 0, "Gloc lists fewer glyphs than maxp");
     int octaboxes = 0;
     if (version >= 0x00030000) {

@@ -7,7 +7,10 @@ fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
         return FV_OK;
     uint32_t version;
     uint16_t n;
-    if (fv_rd_u32(sill, 0, &version) != FV_OK || fv_rd_u16(sill, 4, &n) != FV_OK)
+    /* COMPAT(graphite2): the 12-byte header must be there even for no
+     * language (measured: Awami Nastaliq's and Akatab's 20-byte Sill of 0
+     * languages cut to 10 bytes fails the face). */
+    if (sill.len < 12 || fv_rd_u32(sill, 0, &version) != FV_OK || fv_rd_u16(sill, 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, 0, "header");
     /* graphite2 accepts only version 1.0 exactly (the face fails otherwise). */
     if (version != 0x00010000u)

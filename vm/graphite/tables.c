@@ -1,0 +1,197 @@
+/* The sfnt tables a Graphite face reads besides its own (head, hhea, hmtx,
+ * maxp, cmap, glyf, loca), as graphite2 1.3.14 reads them, and which of
+ * their faults make it refuse the face.
+ *
+ * graphite2 does not share FreeType's leniency: it gets each table from
+ * its caller whole (the conformance runner, like HarfBuzz, hands it the
+ * first directory record with the tag, or nothing when that record runs
+ * past the end of the file) and refuses the face for faults FreeType
+ * ignores.  Every rule below was measured against graphite2 with
+ * gr_make_face_with_ops + gr_face_preloadAll and gr_make_seg, on corpus
+ * fonts damaged one way at a time (conformance/graphite/header_sweep.py,
+ * variant "sfnt"; fuzz/FINDINGS.md F-25 and F-28). */
+#include "graphite/face.h"
+
+/* The tags graphite2 needs besides its own. */
+#define TAG_head FV_TAG('h', 'e', 'a', 'd')
+#define TAG_hhea FV_TAG('h', 'h', 'e', 'a')
+#define TAG_hmtx FV_TAG('h', 'm', 't', 'x')
+#define TAG_maxp FV_TAG('m', 'a', 'x', 'p')
+#define TAG_cmap FV_TAG('c', 'm', 'a', 'p')
+#define TAG_glyf FV_TAG('g', 'l', 'y', 'f')
+#define TAG_loca FV_TAG('l', 'o', 'c', 'a')
+
+/* Sizes below which graphite2 takes a table as absent: every table needs
+ * 4 bytes; these need their whole fixed header (head up to
+ * glyphDataFormat, hhea and a version-1.0 maxp whole, cmap's header with
+ * one encoding record, one glyph header). */
+#define MIN_TABLE 4u
+#define MIN_HEAD 54u
+#define MIN_HHEA 36u
+#define MIN_MAXP 32u
+#define MIN_CMAP 12u
+#define MIN_GLYF 10u
+
+int grv_table(const sfnt_font *sf, uint32_t tag, fv_span *out)
+{
+    out->data = NULL;
+    out->len = 0;
+    /* COMPAT(graphite2): the first record with the tag decides, as the
+     * caller's table lookup hands it over: past the end of the file (or
+     * shorter than 4 bytes) the table is absent, even when a later record
+     * with the same tag would do; a zero-length record is absent too. */
+    for (uint32_t i = 0; i < sf->records_read; i++) {
+        uint64_t rec = (uint64_t)sf->dir_offset + 12 + (uint64_t)i * 16;
+        uint32_t t, off, len;
+        if (fv_rd_u32(sf->file, rec, &t) != FV_OK || fv_rd_u32(sf->file, rec + 8, &off) != FV_OK ||
+            fv_rd_u32(sf->file, rec + 12, &len) != FV_OK)
+            return 0;
+        if (t != tag)
+            continue;
+        fv_span s;
+        if (fv_span_sub(sf->file, off, len, &s) != FV_OK || s.len < MIN_TABLE)
+            return 0;
+        *out = s;
+        return 1;
+    }
+    return 0;
+}
+
+static fv_status refuse(fv_error *err, uint32_t tag, uint64_t off, const char *why)
+{
+    return sfnt_fail(err, FV_E_GR_BAD_SFNT, tag, off, why);
+}
+
+/* graphite2's loca lookup: the offset of glyph g's outline, or -1 when it
+ * has none (an empty glyph: the next entry is equal) and -2 when loca has
+ * no entry after g's. */
+static int64_t loca_offset(const grv_sfnt_view *v, uint32_t g)
+{
+    if (v->long_loca) {
+        uint64_t n = v->loca.len >> 2;
+        if (v->loca.len < 4 || (uint64_t)g + 1 >= n)
+            return -2;
+        uint32_t a = 0, b = 0;
+        (void)fv_rd_u32(v->loca, (uint64_t)g * 4, &a);
+        (void)fv_rd_u32(v->loca, (uint64_t)g * 4 + 4, &b);
+        return a == b ? -1 : (int64_t)a;
+    }
+    uint64_t n = v->loca.len >> 1;
+    if (v->loca.len < 2 || (uint64_t)g + 1 >= n)
+        return -2;
+    uint16_t a = 0, b = 0;
+    (void)fv_rd_u16(v->loca, (uint64_t)g * 2, &a);
+    (void)fv_rd_u16(v->loca, (uint64_t)g * 2 + 2, &b);
+    return a == b ? -1 : 2 * (int64_t)a;
+}
+
+fv_status grv_sfnt_tables(fv_gr_face *face, fv_error *err)
+{
+    const sfnt_font *sf = face->sfnt;
+    grv_sfnt_view *v = &face->tables;
+    uint32_t u32;
+    uint16_t u16;
+    /* head: version 1.0, the magic number, glyphDataFormat 0 and a known
+     * indexToLocFormat (whatever FreeType would make of the rest) */
+    if (!grv_table(sf, TAG_head, &v->head) || v->head.len < MIN_HEAD)
+        return refuse(err, TAG_head, 0, "graphite2 needs a head table of 54 bytes");
+    (void)fv_rd_u32(v->head, 0, &u32);
+    if (u32 != 0x00010000u)
+        return refuse(err, TAG_head, 0, "graphite2 needs head version 1.0");
+    (void)fv_rd_u32(v->head, 12, &u32);
+    if (u32 != 0x5F0F3CF5u)
+        return refuse(err, TAG_head, 12, "graphite2 needs head's magic number");
+    (void)fv_rd_u16(v->head, 52, &u16);
+    if (u16 != 0)
+        return refuse(err, TAG_head, 52, "graphite2 needs glyphDataFormat 0");
+    (void)fv_rd_u16(v->head, 50, &u16);
+    if (u16 > 1)
+        return refuse(err, TAG_head, 50, "graphite2 needs indexToLocFormat 0 or 1");
+    v->long_loca = (uint8_t)u16;
+    (void)fv_rd_u16(v->head, 18, &u16);
+    if (u16 == 0)
+        return refuse(err, TAG_head, 18, "unitsPerEm is 0");
+    /* hhea: version 1.0 exactly and metricDataFormat 0 */
+    if (!grv_table(sf, TAG_hhea, &v->hhea) || v->hhea.len < MIN_HHEA)
+        return refuse(err, TAG_hhea, 0, "graphite2 needs an hhea table of 36 bytes");
+    (void)fv_rd_u32(v->hhea, 0, &u32);
+    if (u32 != 0x00010000u)
+        return refuse(err, TAG_hhea, 0, "graphite2 needs hhea version 1.0");
+    (void)fv_rd_u16(v->hhea, 32, &u16);
+    if (u16 != 0)
+        return refuse(err, TAG_hhea, 32, "graphite2 needs metricDataFormat 0");
+    (void)fv_rd_u16(v->hhea, 34, &v->num_long_metrics);
+    (void)fv_rd_u16(v->head, 18, &face->upem);
+    (void)fv_rd_s16(v->hhea, 6, &face->descent);
+    if (!grv_table(sf, TAG_hmtx, &v->hmtx))
+        return refuse(err, TAG_hmtx, 0, "graphite2 needs an hmtx table");
+    /* glyf and loca: both or neither (a glyf shorter than one glyph header
+     * counts as absent) */
+    int has_glyf = grv_table(sf, TAG_glyf, &v->glyf) && v->glyf.len >= MIN_GLYF;
+    if (!has_glyf)
+        v->glyf.len = 0;
+    int has_loca = grv_table(sf, TAG_loca, &v->loca);
+    if (has_glyf != has_loca)
+        return refuse(err, has_glyf ? TAG_loca : TAG_glyf, 0,
+                      "graphite2 needs glyf and loca together");
+    /* maxp: version 1.0 whole (0.5 is refused) */
+    if (!grv_table(sf, TAG_maxp, &v->maxp) || v->maxp.len < MIN_MAXP)
+        return refuse(err, TAG_maxp, 0, "graphite2 needs a version 1.0 maxp table");
+    (void)fv_rd_u32(v->maxp, 0, &u32);
+    if (u32 != 0x00010000u)
+        return refuse(err, TAG_maxp, 0, "graphite2 needs maxp version 1.0");
+    (void)fv_rd_u16(v->maxp, 4, &u16);
+    v->maxp_glyphs = u16;
+    /* loca must have an entry after the last glyph's (for 0 glyphs graphite2
+     * asks for glyph 65535's) */
+    if (has_glyf && loca_offset(v, (uint16_t)(v->maxp_glyphs - 1)) == -2)
+        return refuse(err, TAG_loca, 0, "loca has fewer than numGlyphs + 1 entries");
+    /* cmap: version 0 and room for one encoding record; what its subtables
+     * hold does not refuse the face */
+    if (!grv_table(sf, TAG_cmap, &v->cmap) || v->cmap.len < MIN_CMAP)
+        return refuse(err, TAG_cmap, 0, "graphite2 needs a cmap table of 12 bytes");
+    (void)fv_rd_u16(v->cmap, 0, &u16);
+    if (u16 != 0)
+        return refuse(err, TAG_cmap, 0, "graphite2 needs cmap version 0");
+    return FV_OK;
+}
+
+fv_status grv_glyph_metrics(const fv_gr_face *face, uint32_t g, grv_glyph *gl, fv_error *err)
+{
+    const grv_sfnt_view *v = &face->tables;
+    gl->advance = 0;
+    gl->x_min = gl->y_min = gl->x_max = gl->y_max = 0;
+    if (g >= v->maxp_glyphs)
+        return FV_OK; /* pseudo glyphs: attributes only */
+    if (v->glyf.len) {
+        /* COMPAT(graphite2): a glyph's box is read wherever loca says its
+         * outline starts, if a glyph header fits before the last 10 bytes
+         * of glyf (its length is not checked against the next entry); a box
+         * turned inside out fails the glyph and with it the face. */
+        int64_t off = loca_offset(v, g);
+        if (off >= 0 && (uint64_t)off < v->glyf.len - MIN_GLYF) {
+            int16_t b[4];
+            for (unsigned k = 0; k < 4; k++)
+                (void)fv_rd_s16(v->glyf, (uint64_t)off + 2 + 2 * k, &b[k]);
+            if (b[0] > b[2] || b[1] > b[3])
+                return refuse(err, TAG_glyf, (uint64_t)off + 2, "a glyph's bounding box is inside out");
+            gl->x_min = b[0];
+            gl->y_min = b[1];
+            gl->x_max = b[2];
+            gl->y_max = b[3];
+        }
+    }
+    /* COMPAT(graphite2): a long metric counts only when it lies inside
+     * hmtx; past the long metrics a glyph takes the last long advance only
+     * when its side bearing ends strictly before the end of hmtx (the last
+     * glyph of an hmtx of exactly the right size gets 0; KD-21, measured on
+     * AndikaNewBasic-R with hmtx cut by 1 to 8 bytes). */
+    uint32_t nlong = v->num_long_metrics;
+    if (g < nlong) {
+        if ((uint64_t)(g + 1) * 4 <= v->hmtx.len)
+            (void)fv_rd_u16(v->hmtx, (uint64_t)g * 4, &gl->advance);
+    } else if (nlong && (uint64_t)nlong * 4 + (uint64_t)(g - nlong) * 2 < v->hmtx.len - 2) {
+        (void)fv_rd_u16(v->hmtx, (uint64_t)(nlong - 1) * 4, &gl->advance);
+    }
+    return FV_OK;
+}
