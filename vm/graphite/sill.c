@@ -15,6 +15,12 @@ fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
     /* graphite2 accepts only version 1.0 exactly (the face fails otherwise). */
     if (version != 0x00010000u)
         return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Sill, 0, "Sill version is not 1.0");
+    /* COMPAT(graphite2): without features (no Feat, or one of 0 features)
+     * the languages are not read at all: measured on small.ttf without
+     * Feat, a Sill claiming 65,533 languages in 20 bytes or a setting past
+     * its end loads (F-31); the header and version are still checked. */
+    if (face->num_features == 0)
+        return FV_OK;
     face->langs = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_lang));
     if (!face->langs)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Sill, 0, "languages");
