@@ -107,7 +107,12 @@ if [ "${SANITIZER:-address}" != memory ] && [ -n "$HAVE_TT" ] &&
 fi
 if [ "${SANITIZER:-address}" != memory ] && [ -n "$HAVE_GR" ] &&
     pkg-config --exists 'graphite2 = 3.0.1'; then
-    DIFF_TARGETS="$DIFF_TARGETS gr_diff gr_font_diff gr_text_diff"
+    DIFF_TARGETS="$DIFF_TARGETS gr_diff gr_font_diff gr_text_diff gr2_api gr2_api_diff"
+    # gr2_api*: graphite2's API on fontvm (compat/graphite2) under its
+    # fvg2_* names, with its own include path (its graphite2/*.h must not
+    # shadow graphite2's for the reference runner).
+    GR2_API_SRCS="$ROOT/compat/graphite2/face.c $ROOT/compat/graphite2/segment.c $ROOT/fuzz/support/gr2_api_drive.c"
+    GR2_API_FLAGS="-I$ROOT/compat/graphite2/include -I$ROOT/compat/graphite2 -I$CONF/graphite -DFVG2_PREFIXED"
     GR_DIFF_SRCS="$CONF/graphite/gr_ref_graphite2.c $CONF/graphite/gr_compare.c $CONF/graphite/gr_input.c $CONF/graphite/gr_fontvm.c $CONF/graphite/gr_derive_hb.c $ROOT/fuzz/support/gr_diff_report.c"
     GR_DIFF_FLAGS="-I$CONF/graphite -I$WORK/gen $(pkg-config --cflags graphite2)"
     GR_DIFF_LIBS="$(pkg-config --libs --static graphite2) -lstdc++"
@@ -148,11 +153,19 @@ for t in sfnt tt_program tt_font gr_code gr_font $DIFF_TARGETS; do
     case "$t" in tt_*) [ -n "$HAVE_TT" ] || continue ;; gr_*) [ -n "$HAVE_GR" ] || continue ;; esac
     extra_srcs="" extra_flags="" extra_libs=""
     case "$t" in
+        gr2_api*) extra_srcs=$GR_DIFF_SRCS extra_flags=$GR_DIFF_FLAGS extra_libs=$GR_DIFF_LIBS ;;
         tt_*diff) extra_srcs=$TT_DIFF_SRCS extra_flags=$TT_DIFF_FLAGS extra_libs=$TT_DIFF_LIBS ;;
         gr_*diff) extra_srcs=$GR_DIFF_SRCS extra_flags=$GR_DIFF_FLAGS extra_libs=$GR_DIFF_LIBS ;;
     esac
     objs_t="$WORK/$t.o"
     $CC $CFLAGS $COMMON_FLAGS $extra_flags -c "$ROOT/fuzz/$t.c" -o "$WORK/$t.o"
+    case "$t" in gr2_api*)
+        for src in $GR2_API_SRCS; do
+            o="$WORK/obj/$t-gr2-$(basename "$src" .c).o"
+            $CC $CFLAGS $COMMON_FLAGS $GR2_API_FLAGS -c "$src" -o "$o"
+            objs_t="$objs_t $o"
+        done ;;
+    esac
     for src in $extra_srcs; do
         o="$WORK/obj/$t-$(basename "$src" .c).o"
         $CC $CFLAGS $COMMON_FLAGS $extra_flags -c "$src" -o "$o"

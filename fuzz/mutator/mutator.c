@@ -22,6 +22,8 @@ static const struct {
      * unit count in trailer byte 2 */
     {"tt_font_diff", {FVMUT_FONT, 8, 0}},
     {"gr_font_diff", {FVMUT_FONT, 8, 3}},
+    {"gr2_api", {FVMUT_FONT, 8, 3}},
+    {"gr2_api_diff", {FVMUT_FONT, 8, 3}},
 };
 
 int fvmut_layout_for(const char *target, fvmut_layout *out)
