@@ -184,7 +184,6 @@ static void seg_free(gr_segment *seg)
         return;
     grv_seg_release(&seg->seg);
     free(seg->slots);
-    free(seg->chars);
     const gr_face *face = seg->face;
     free(seg);
     fvg2_face_unref(face);
@@ -198,13 +197,15 @@ static int build_slots(gr_segment *s)
     uint32_t n = 0, guard = g->pool_len + 1;
     for (int32_t i = g->first; i != GRV_NIL && guard--; i = grv_link(g, i)->next)
         n++;
-    int32_t *pos = malloc((g->pool_len ? g->pool_len : 1) * sizeof *pos);
-    gr_slot *slots = calloc(n ? n : 1, sizeof *slots);
-    if (!pos || !slots) {
-        free(pos);
-        free(slots);
+    /* one allocation: the handles, then (scratch) each pool slot's place */
+    size_t nslots = n ? n : 1;
+    if (nslots > SIZE_MAX / 4 / sizeof(gr_slot)) /* the pool (uint32) is bounded too */
         return 0;
-    }
+    gr_slot *slots = malloc(nslots * sizeof *slots + ((size_t)g->pool_len + 1) * sizeof(int32_t));
+    if (!slots)
+        return 0;
+    memset(slots, 0, nslots * sizeof *slots);
+    int32_t *pos = (int32_t *)(void *)(slots + nslots);
     for (uint32_t k = 0; k < g->pool_len; k++)
         pos[k] = -1;
     uint32_t k = 0;
@@ -226,7 +227,6 @@ static int build_slots(gr_segment *s)
         o->child = grv_sl(g, sl->child) ? pos[sl->child] : -1;
         o->sibling = grv_sl(g, sl->sibling) ? pos[sl->sibling] : -1;
     }
-    free(pos);
     free(s->slots);
     s->slots = slots;
     s->num_slots = n;
@@ -243,14 +243,20 @@ gr_segment *GR2_NAME(make_seg)(const gr_font *font, const gr_face *face, gr_uint
     if (!face || (nChars && !pStart) || nChars > GRV_MAX_TEXT ||
         (enc != gr_utf8 && enc != gr_utf16 && enc != gr_utf32))
         return NULL;
-    uint32_t *text = malloc((nChars ? nChars : 1) * sizeof *text);
-    size_t *offsets = malloc((nChars ? nChars : 1) * sizeof *offsets);
-    fv_gr_feature_setting *feats =
-        malloc((face->gr->num_features ? face->gr->num_features : 1) * sizeof *feats);
-    gr_segment *seg = calloc(1, sizeof *seg);
+    /* one scratch allocation for the text, its offsets and the features
+     * (nChars <= GRV_MAX_TEXT: no overflow), and one for the segment with
+     * its char infos */
+    size_t nc1 = nChars ? nChars : 1;
+    uint8_t *scratch = malloc(nc1 * (sizeof(size_t) + sizeof(uint32_t)) +
+                              ((size_t)face->gr->num_features + 1) * sizeof(fv_gr_feature_setting));
+    size_t *offsets = (size_t *)(void *)scratch;
+    fv_gr_feature_setting *feats = (fv_gr_feature_setting *)(void *)(offsets + nc1);
+    uint32_t *text = (uint32_t *)(void *)(feats + face->gr->num_features + 1);
+    gr_segment *seg = calloc(1, sizeof *seg + nc1 * sizeof(gr_char_info));
     gr_feature_val *defaults = NULL;
-    if (!text || !offsets || !feats || !seg)
+    if (!scratch || !seg)
         goto fail;
+    seg->chars = (gr_char_info *)(void *)(seg + 1);
     size_t i = 0;
     for (size_t k = 0; k < nChars; k++) {
         int bad, truncated;
@@ -263,16 +269,21 @@ gr_segment *GR2_NAME(make_seg)(const gr_font *font, const gr_face *face, gr_uint
             goto fail;
         pFeats = defaults;
     }
+    /* only the values that are not the defaults the engine starts from
+     * (the engine matches each request against every feature) */
+    size_t nfeat = 0;
     for (uint16_t k = 0; k < face->gr->num_features; k++) {
-        feats[k].id = face->gr->features[k].id;
-        feats[k].value = pFeats->values[k];
+        if (pFeats->values[k] == face->gr->features[k].default_value)
+            continue;
+        feats[nfeat].id = face->gr->features[k].id;
+        feats[nfeat++].value = pFeats->values[k];
     }
     fv_gr_shape_request req;
     memset(&req, 0, sizeof req);
     req.text = text;
     req.length = nChars;
     req.features = feats;
-    req.num_features = face->gr->num_features;
+    req.num_features = nfeat;
     req.rtl = dir;
     seg->scale = font ? font->scale : 1.0f;
     seg->scaled = font != NULL;
@@ -281,8 +292,7 @@ gr_segment *GR2_NAME(make_seg)(const gr_font *font, const gr_face *face, gr_uint
     if (grv_shape_segment(face->gr, &req, font ? &font->engine : NULL, &seg->seg, NULL) != FV_OK)
         goto fail;
     seg->num_chars = seg->seg.num_chars;
-    seg->chars = calloc(seg->num_chars ? seg->num_chars : 1, sizeof *seg->chars);
-    if (!seg->chars || !build_slots(seg))
+    if (seg->num_chars > nChars || !build_slots(seg))
         goto fail;
     for (uint32_t c = 0; c < seg->num_chars; c++) {
         const grv_char *gc = &seg->seg.chars[c];
@@ -293,15 +303,11 @@ gr_segment *GR2_NAME(make_seg)(const gr_font *font, const gr_face *face, gr_uint
         /* graphite2's base is the character's offset in code units */
         seg->chars[c].base = gc->base >= 0 && (uint32_t)gc->base < nChars ? offsets[gc->base] : 0;
     }
-    free(text);
-    free(offsets);
-    free(feats);
+    free(scratch);
     GR2_NAME(featureval_destroy)(defaults);
     return seg;
 fail:
-    free(text);
-    free(offsets);
-    free(feats);
+    free(scratch);
     GR2_NAME(featureval_destroy)(defaults);
     if (seg && seg->face)
         seg_free(seg);
