@@ -12,7 +12,7 @@
  * --advfn, with an advance callback (design advance * scale + 0.25); with
  * --features every value of every feature too (first 3 lines only).  The
  * first 3 lines are also justified (gr_seg_justify, complete line) in
- * direction D: ltr, rtl or both (the default); graphite2 1.3.14 justifies
+ * direction D: ltr, rtl, both (the default) or none; graphite2 1.3.14 justifies
  * a segment that runs against its font's direction in a way the drop-in
  * does not reproduce (compat/graphite2/README.md). */
 #include <stdio.h>
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
             max_lines = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--justify-dir") && i + 1 < argc) {
             i++;
-            justify_dirs = !strcmp(argv[i], "ltr") ? 1 : !strcmp(argv[i], "rtl") ? 2 : 3;
+            justify_dirs = !strcmp(argv[i], "ltr") ? 1 : !strcmp(argv[i], "rtl") ? 2 : !strcmp(argv[i], "none") ? 0 : 3;
         } else if (!strcmp(argv[i], "--ppm") && i + 1 < argc)
             ppm = (float)atof(argv[++i]);
     }
