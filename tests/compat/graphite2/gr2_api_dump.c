@@ -203,8 +203,10 @@ int main(int argc, char **argv)
     gr_face *face = file_face ? gr_make_file_face(argv[1], gr_face_preloadAll)
                               : gr_make_face_with_ops(&fb, &ops, gr_face_preloadAll);
     printf("face %s tables_held %d\n", face ? "ok" : "NULL", tables_fetched);
-    if (!face)
+    if (!face) {
+        free(fb.data);
         return 0;
+    }
     printf("glyphs %u\n", gr_face_n_glyphs(face));
     const gr_faceinfo *info = gr_face_info(face, 0);
     if (info)
