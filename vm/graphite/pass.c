@@ -49,8 +49,13 @@ static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
 
 /* Merges a success state's sorted rule list into the accumulated list, as
  * graphite2 does: a rule already there is not repeated, and at most
- * GRV_MAX_RULES are kept (a state contributes at most that many too). */
-static void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
+ * GRV_MAX_RULES are kept (a state contributes at most that many too).
+ * Out of line and cold: inlined into run_fsm it left the FSM loop too few
+ * registers, and gcc kept the pass's tables on the stack, reloading six of
+ * them per slot (callgrind, Annapurnarc2 udhr_nep.txt: fv_gr_shape 126.9 M
+ * -> 123.3 M instructions; Padauk myanmar.txt 34.8 M -> 33.9 M;
+ * Abyssinica ethiopic.txt 6.90 M -> 6.63 M). */
+static FV_COLD void accumulate(const grv_pass *p, grv_fsm *fsm, uint32_t state)
 {
     uint32_t a = p->state_rule_off[state], e = p->state_rule_off[state + 1];
     if (e - a > GRV_MAX_RULES)
