@@ -456,6 +456,32 @@ class Seeds:
         self.files.setdefault(target, {})[name] = data
 
 
+# (flags, coordinate in 128ths, largest delta, seed) of the variation
+# trailers tt_var_seeds adds: every table combination, locations -1, 1,
+# inner and none, small and large deltas.
+TT_VAR_TRAILERS = [(0x00, 64, 20, 1), (0x02, -41, 60, 2), (0x04, 127, 3, 3), (0x08, -128, 20, 4),
+                   (0x0E, 54, 200, 5), (0x1E, 100, 20, 6), (0x06, -90, 9, 7), (0x0A, 13, 120, 8)]
+# Seeds (by label) whose variable copies diverge today: open findings, not
+# seeds (fuzz/FINDINGS.md F-35).
+TT_VAR_OPEN = {"var-08-AnnapurnaSIL-Regular-g163-v40", "var-0e-AnnapurnaSIL-Regular-g163-v40"}
+
+
+def tt_var_seeds(program_seeds):
+    """[(label, data)]: every 24th tt_program seed (by name, the variable
+    ones excluded) with three of TT_VAR_TRAILERS each, in turn."""
+    plain = [(n, d) for n, d in program_seeds if not n.startswith("var-")]
+    out = []
+    for k, (name, data) in enumerate(plain[::24]):
+        base = name.rsplit("-", 1)[0]
+        for j in range(3):
+            flags, coord, scale, seed = TT_VAR_TRAILERS[(3 * k + j) % len(TT_VAR_TRAILERS)]
+            label = "var-%02x-%s" % (flags, base)
+            if label in TT_VAR_OPEN:
+                continue
+            out.append((label, data + b"VR" + struct.pack(">BbBBH", flags, coord, scale, seed >> 16, seed & 0xFFFF)))
+    return out
+
+
 def sanitize(s):
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in s)[:40]
 
@@ -620,6 +646,11 @@ def generate():
     for name, (c, a) in sorted(GR_HANDWRITTEN.items()):
         S.add("gr_code", "hand-" + name, c + a + gr_code_trailer(c, 2))
         S.add("gr_code", "hand-%s-pos" % name, c + a + gr_code_trailer(c, 3, sort=2, pre=1, flags=0x70))
+    # Variable synthetic fonts: some tt_program seeds with a variation
+    # trailer (fuzz/tt_program.c: fvar and gvar, with cvar, HVAR, avar as
+    # the flags say, at a location or none).
+    for label, data in tt_var_seeds(sorted(S.files.get("tt_program", {}).items())):
+        S.add("tt_program", label, data)
     # tt_diff takes tt_program's layout: the same seeds, within its size cap.
     for name, data in sorted(S.files.get("tt_program", {}).items()):
         if len(data) <= TT_DIFF_MAX_INPUT:

@@ -25,10 +25,11 @@
 /* Smaller than tt_program's cap: every input runs two engines. */
 #define TT_DIFF_MAX_INPUT (16 * 1024)
 
-static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int pedantic,
+static void report(const fvfuzz_tt_input *in, const ttc_size *sz, fv_tt_mode mode, int pedantic,
                    uint32_t gid, const ttc_glyph *ref, const ttc_glyph *sub, const ttc_diff *d,
                    ttc_fv *fv)
 {
+    const fvsynth_tt *p = &in->font;
     fprintf(stderr,
             "tt_diff: FreeType and fontvm differ: %s\n"
             "  mode %s%s, size %s (%d/64 x %d/64 ppem), glyph %u%s\n"
@@ -37,6 +38,13 @@ static void report(const fvsynth_tt *p, const ttc_size *sz, fv_tt_mode mode, int
             sz->label, sz->x_26d6, sz->y_26d6, gid, gid == 1 ? " (composite)" : "",
             p->num_points, p->num_contours, p->fpgm_len, p->prep_len, p->glyph_code_len,
             p->cvt_count);
+    if (p->var_flags)
+        fprintf(stderr, "  variations: flags 0x%02x (gvar%s%s%s), scale %u, seed %u, %s%.5f\n",
+                p->var_flags, (p->var_flags & FVSYNTH_VAR_CVAR) ? " cvar" : "",
+                (p->var_flags & FVSYNTH_VAR_HVAR) ? " HVAR" : "",
+                (p->var_flags & FVSYNTH_VAR_AVAR) ? " avar" : "", p->var_scale, p->var_seed,
+                in->size.num_coords ? "wght at " : "no location (wght would be ",
+                in->coord / 65536.0);
     fvfuzz_report_tt_case(fv, gid, ref, sub, d);
 }
 
@@ -69,6 +77,12 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     fv_tt_mode mode = in.size.mode;
     int pedantic = in.size.pedantic;
 
+    if (in.size.num_coords > 0) {
+        if (ttc_ft_set_location(ft, in.size.coords, in.size.num_coords, errbuf, sizeof errbuf) != 0)
+            fvfuzz_fail("tt_diff", "FreeType refused the location: %s", errbuf);
+        if (ttc_fv_set_location(fv, in.size.coords, in.size.num_coords) != 0)
+            fvfuzz_fail("tt_diff", "fontvm refused the location");
+    }
     ttc_glyph ref, sub;
     ttc_glyph_init(&ref);
     ttc_glyph_init(&sub);
@@ -88,7 +102,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
          * spent millions of steps (e.g. 1M IUPs over 68 points), not a
          * divergence to report. */
         if (st != TTC_IDENTICAL && st != TTC_ERROR_BOTH && st != TTC_HARDENING_LIMIT) {
-            report(p, &sz, mode, pedantic, gid, &ref, &sub, &d, fv);
+            report(&in, &sz, mode, pedantic, gid, &ref, &sub, &d, fv);
             fvfuzz_fail("tt_diff", "%s at glyph %u (report above)", ttc_status_name(st), gid);
         }
     }

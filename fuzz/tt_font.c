@@ -48,8 +48,9 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     int32_t p1 = (fvfuzz_u8(&in, 5) ? fvfuzz_u8(&in, 5) : 12) * 64 + half;
     int32_t p2 = (fvfuzz_u8(&in, 6) ? fvfuzz_u8(&in, 6) : 17) * 64 + half;
     fvfuzz_tt_size sizes[2] = {
-        {p1, p1, fvfuzz_tt_mode(modes), (modes & 0x10) != 0},
-        {p2, (extra & 2) ? p2 + 5 * 64 : p2, fvfuzz_tt_mode((uint8_t)(modes >> 2)), (modes & 0x10) != 0},
+        {p1, p1, fvfuzz_tt_mode(modes), (modes & 0x10) != 0, NULL, 0},
+        {p2, (extra & 2) ? p2 + 5 * 64 : p2, fvfuzz_tt_mode((uint8_t)(modes >> 2)),
+         (modes & 0x10) != 0, NULL, 0},
     };
     fvfuzz_tt_hint(ctx, font, sizes, 2, glyphs, count);
     fv_font_close(font);

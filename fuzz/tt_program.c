@@ -16,6 +16,16 @@
  *   [13]    maxFunctionDefs / 2 (also maxInstructionDefs)
  *   [14]    maxStackElements / 4 [15] seed for coordinates and CVT values
  *
+ * Optionally followed by an 8-byte variation trailer (the input then ends
+ * [code][16-byte trailer][8-byte variation trailer]):
+ *
+ *   [0..1]  "VR" (what marks it; an input without it has no variations)
+ *   [2]     bits 1-3 cvar, HVAR, avar besides fvar and gvar
+ *           (FVSYNTH_VAR_*), bit 4 no location (the default instance)
+ *   [3]     the location: wght's normalized coordinate, signed, in 128ths
+ *   [4]     the largest delta in font units (0 is taken as 1)
+ *   [5..7]  seed of the deltas
+ *
  * fvfuzz_tt_decode_input (fuzz/support/tt_run.c) reads this layout for
  * tt_program and tt_diff alike. */
 #include <stdlib.h>

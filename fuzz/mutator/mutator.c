@@ -329,9 +329,12 @@ static int change_operand(fvmut_kind kind, const code_view *v, size_t i, outbuf 
     return 1;
 }
 
-static size_t code_part(const fvmut_layout *l, size_t size)
+static size_t code_part(const fvmut_layout *l, const uint8_t *data, size_t size)
 {
-    return size > l->trailer ? size - l->trailer : size;
+    size_t trailer = l->trailer;
+    if (l->kind == FVMUT_TT)
+        trailer += fvmut_tt_var_trailer(data, size, trailer);
+    return size > trailer ? size - trailer : size;
 }
 
 size_t fvmut_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t max,
@@ -347,7 +350,7 @@ size_t fvmut_mutate(const fvmut_layout *l, uint8_t *data, size_t size, size_t ma
         }
         return n;
     }
-    size_t clen = code_part(l, size);
+    size_t clen = code_part(l, data, size);
     size_t tlen = size - clen;
     code_view *v = malloc(sizeof *v);
     uint8_t *buf = malloc(max);
@@ -480,7 +483,7 @@ size_t fvmut_crossover(const fvmut_layout *l, const uint8_t *a, size_t an, const
 {
     if (l->kind == FVMUT_FONT)
         return fvmut_font_crossover(l, a, an, b, bn, out, max, rng);
-    size_t alen = code_part(l, an), blen = code_part(l, bn);
+    size_t alen = code_part(l, a, an), blen = code_part(l, b, bn);
     size_t tlen = an - alen;
     if (tlen > max)
         return 0;

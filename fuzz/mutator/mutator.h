@@ -36,6 +36,18 @@ typedef struct fvmut_layout {
     size_t text_units_at;
 } fvmut_layout;
 
+/* tt_program and tt_diff inputs may end in an 8-byte variation trailer
+ * after the 16-byte one, marked by "VR" (fuzz/tt_program.c): the mutator
+ * keeps it with the trailer.  Its length in data[0..size), or 0. */
+#define FVMUT_TT_VAR_TRAILER 8
+static inline size_t fvmut_tt_var_trailer(const uint8_t *data, size_t size, size_t trailer)
+{
+    return size >= trailer + FVMUT_TT_VAR_TRAILER && data[size - 8] == 'V' &&
+                   data[size - 7] == 'R'
+               ? FVMUT_TT_VAR_TRAILER
+               : 0;
+}
+
 /* The layout of a code or font target by name ("tt_program", ...); 0 if
  * unknown. */
 int fvmut_layout_for(const char *target, fvmut_layout *out);

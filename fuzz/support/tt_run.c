@@ -20,8 +20,10 @@ static size_t insn_prefix(const uint8_t *code, size_t len, size_t count)
 
 void fvfuzz_tt_decode_input(const uint8_t *data, size_t size, fvfuzz_tt_input *out)
 {
-    fvfuzz_input in;
-    fvfuzz_split(data, size, FVFUZZ_TT_TRAILER, &in);
+    fvfuzz_input in, var;
+    size_t var_len = fvmut_tt_var_trailer(data, size, FVFUZZ_TT_TRAILER);
+    fvfuzz_split(data + size - var_len, var_len, var_len, &var);
+    fvfuzz_split(data, size - var_len, FVFUZZ_TT_TRAILER, &in);
     size_t fpgm_len = insn_prefix(in.payload, in.payload_len, fvfuzz_u16(&in, 2));
     size_t prep_len = insn_prefix(in.payload + fpgm_len, in.payload_len - fpgm_len,
                                   fvfuzz_u16(&in, 4));
@@ -55,8 +57,22 @@ void fvfuzz_tt_decode_input(const uint8_t *data, size_t size, fvfuzz_tt_input *o
     uint32_t ppem = fvfuzz_u8(&in, 7) ? fvfuzz_u8(&in, 7) : 1;
     int32_t x = (int32_t)(ppem * 64 + ((flags & 0x10) ? 32 : 0));
     out->size = (fvfuzz_tt_size){x, (flags & 0x40) ? x + 3 * 64 : x, fvfuzz_tt_mode(flags),
-                                 (flags & 0x04) != 0};
+                                 (flags & 0x04) != 0, NULL, 0};
     out->alloc_config = fvfuzz_u16(&in, 0);
+    out->coord = 0;
+    if (var_len > 0) {
+        uint8_t vflags = fvfuzz_u8(&var, 2);
+        p->var_flags = (uint8_t)(FVSYNTH_VAR_GVAR | (vflags & 0x0E));
+        p->var_scale = fvfuzz_u8(&var, 4);
+        p->var_seed = (uint32_t)fvfuzz_u8(&var, 5) << 16 | fvfuzz_u16(&var, 6);
+        /* -128..127 -> -1..0.99 in 16.16 (each step 1/128); bit 4 of the
+         * flags: no location (the default instance as a fresh face). */
+        out->coord = (int32_t)(int8_t)fvfuzz_u8(&var, 3) * 512;
+        if (!(vflags & 0x10)) {
+            out->size.coords = &out->coord;
+            out->size.num_coords = 1;
+        }
+    }
 }
 
 uint8_t *fvfuzz_tt_build_font(const fvsynth_tt *p, const char *target, size_t *len)
@@ -133,7 +149,9 @@ uint32_t fvfuzz_tt_hint(const fvfuzz_ctx *ctx, fv_font *font, const fvfuzz_tt_si
         fv_tt_size_request req = {.x_ppem_26d6 = sizes[s].x_ppem_26d6,
                                   .y_ppem_26d6 = sizes[s].y_ppem_26d6,
                                   .mode = sizes[s].mode,
-                                  .pedantic = sizes[s].pedantic};
+                                  .pedantic = sizes[s].pedantic,
+                                  .coords = sizes[s].coords,
+                                  .num_coords = sizes[s].num_coords};
         fv_tt_size *size = NULL;
         fv_status st = fv_tt_size_new(face, exec, &req, &size, &err);
         fvfuzz_note_work(ctx, FVFUZZ_WORK_TT_RUN, fv_tt_exec_max_run_steps(exec),

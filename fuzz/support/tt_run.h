@@ -14,6 +14,9 @@ typedef struct fvfuzz_tt_size {
     int32_t x_ppem_26d6, y_ppem_26d6;
     fv_tt_mode mode;
     int pedantic;
+    /* A location (num_coords normalized 16.16 coordinates), or none. */
+    const int32_t *coords;
+    uint32_t num_coords;
 } fvfuzz_tt_size;
 
 /* Opens a TrueType face on `font` and hints each size over `glyphs`.
@@ -35,10 +38,15 @@ static inline fv_tt_mode fvfuzz_tt_mode(uint8_t b)
  * font's parameters and one hinting configuration. */
 #define FVFUZZ_TT_TRAILER 16
 
+/* The optional variation trailer after it ("VR", see fuzz/tt_program.c). */
+#define FVFUZZ_TT_VAR_TRAILER 8
+
 typedef struct fvfuzz_tt_input {
     fvsynth_tt font;       /* points into the fuzzer's input: no copy */
-    fvfuzz_tt_size size;   /* the one size and mode to hint at */
+    fvfuzz_tt_size size;   /* the one size and mode to hint at (size.coords
+                            * points at coord below when there is a location) */
     uint16_t alloc_config; /* trailer [0..1], for fvfuzz_alloc_init */
+    int32_t coord;         /* the location's one coordinate (16.16) */
 } fvfuzz_tt_input;
 
 void fvfuzz_tt_decode_input(const uint8_t *data, size_t size, fvfuzz_tt_input *out);

@@ -128,22 +128,133 @@ static uint32_t fastmod_of(const fastmod *f, uint32_t x)
 }
 
 enum { T_HEAD, T_HHEA, T_MAXP, T_HMTX, T_LOCA, T_GLYF, T_CVT, T_FPGM, T_PREP, T_NAME, T_POST,
-       T_HDMX, T_COUNT };
+       T_HDMX, T_FVAR, T_GVAR, T_CVAR, T_HVAR, T_AVAR, T_COUNT };
 /* Directory order must be sorted by tag (binary search in readers):
- * 'cvt ' 'fpgm' 'glyf' 'hdmx' 'head' 'hhea' 'hmtx' 'loca' 'maxp' 'name' 'post' 'prep'.
- * hdmx is optional: without it the font is byte for byte what it was
- * before hdmx existed here (the fuzz corpora's fonts stay the same). */
+ * 'HVAR' 'avar' 'cvar' 'cvt ' 'fpgm' 'fvar' 'glyf' 'gvar' 'hdmx' 'head'
+ * 'hhea' 'hmtx' 'loca' 'maxp' 'name' 'post' 'prep'.  hdmx and the
+ * variation tables are optional: without them the font is byte for byte
+ * what it was before they existed here (the fuzz corpora's fonts stay the
+ * same). */
 static const struct {
     int id;
     char tag[5];
-} dir_order[T_COUNT] = {{T_CVT, "cvt "}, {T_FPGM, "fpgm"}, {T_GLYF, "glyf"}, {T_HDMX, "hdmx"},
-                        {T_HEAD, "head"}, {T_HHEA, "hhea"}, {T_HMTX, "hmtx"}, {T_LOCA, "loca"},
-                        {T_MAXP, "maxp"}, {T_NAME, "name"}, {T_POST, "post"}, {T_PREP, "prep"}};
+} dir_order[T_COUNT] = {{T_HVAR, "HVAR"}, {T_AVAR, "avar"}, {T_CVAR, "cvar"}, {T_CVT, "cvt "},
+                        {T_FPGM, "fpgm"}, {T_FVAR, "fvar"}, {T_GLYF, "glyf"}, {T_GVAR, "gvar"},
+                        {T_HDMX, "hdmx"}, {T_HEAD, "head"}, {T_HHEA, "hhea"}, {T_HMTX, "hmtx"},
+                        {T_LOCA, "loca"}, {T_MAXP, "maxp"}, {T_NAME, "name"}, {T_POST, "post"},
+                        {T_PREP, "prep"}};
+
+static int table_present(const fvsynth_tt *p, int t)
+{
+    int gvar = (p->var_flags & FVSYNTH_VAR_GVAR) != 0;
+    switch (t) {
+    case T_HDMX: return p->hdmx_ppem != 0;
+    case T_FVAR: case T_GVAR: return gvar;
+    case T_CVAR: return gvar && (p->var_flags & FVSYNTH_VAR_CVAR) && p->cvt_count > 0;
+    case T_HVAR: return gvar && (p->var_flags & FVSYNTH_VAR_HVAR);
+    case T_AVAR: return gvar && (p->var_flags & FVSYNTH_VAR_AVAR);
+    default: return 1;
+    }
+}
 
 size_t fvsynth_tt_bound(const fvsynth_tt *p)
 {
+    /* gvar: per point and phantom 2 words per tuple, 2 tuples, point
+     * numbers and headers; cvar: 2 tuples of a word and a point number per
+     * entry. */
     return 12 + 16 * T_COUNT + 1024 + 2 * (size_t)p->cvt_count + p->fpgm_len + p->prep_len +
-           2 * p->glyph_code_len + 16 * (size_t)FVSYNTH_MAX_POINTS + 4 * T_COUNT + 8 + 64;
+           2 * p->glyph_code_len + 16 * (size_t)FVSYNTH_MAX_POINTS + 4 * T_COUNT + 8 + 64 +
+           (p->var_flags ? 512 + 24 * ((size_t)FVSYNTH_MAX_POINTS + 8) + 12 * (size_t)p->cvt_count : 0);
+}
+
+/* Packed deltas (OpenType "Packed deltas"): runs of up to 64 words. */
+static void w_deltas(wbuf *b, const int16_t *d, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i += 64) {
+        uint32_t run = n - i < 64 ? n - i : 64;
+        uint8_t ctl = (uint8_t)(0x40 | (run - 1));
+        wbytes(b, &ctl, 1);
+        for (uint32_t k = 0; k < run; k++)
+            w16(b, (uint16_t)d[i + k]);
+    }
+}
+
+/* Packed point numbers: the count (< 128) and runs of up to 128 byte
+ * deltas (the points are < 256 here). */
+static void w_points(wbuf *b, const uint16_t *pts, uint32_t n)
+{
+    uint8_t c = (uint8_t)n;
+    wbytes(b, &c, 1);
+    uint16_t prev = 0;
+    for (uint32_t i = 0; i < n; i += 128) {
+        uint32_t run = n - i < 128 ? n - i : 128;
+        uint8_t ctl = (uint8_t)(run - 1);
+        wbytes(b, &ctl, 1);
+        for (uint32_t k = 0; k < run; k++) {
+            uint8_t d = (uint8_t)(pts[i + k] - prev);
+            prev = pts[i + k];
+            wbytes(b, &d, 1);
+        }
+    }
+}
+
+static int16_t var_delta(uint32_t *seed, uint32_t scale)
+{
+    return (int16_t)((int32_t)(next_rand(seed) % (2 * scale + 1)) - (int32_t)scale);
+}
+
+/* One glyph's GlyphVariationData: `n` points (phantoms included), a
+ * shared-peak tuple over every point, and (when n > 4) an
+ * intermediate-region tuple with an embedded peak over every third point
+ * and the phantoms. */
+static void w_glyph_variations(wbuf *b, uint32_t n, uint32_t *seed, uint32_t scale)
+{
+    size_t start = b->len;
+    int two = n > 4;
+    uint16_t pts[FVSYNTH_MAX_POINTS + 8];
+    uint32_t npts = 0;
+    for (uint32_t i = 0; two && i < n; i++)
+        if (i % 3 == 0 || i + 4 >= n)
+            pts[npts++] = (uint16_t)i;
+    int16_t peak = (next_rand(seed) & 1) ? 0x4000 : (int16_t)-0x4000;
+    w16(b, 0x8000u | (two ? 2u : 1u)); /* shared point numbers */
+    uint8_t *data_offset = wtake(b, 2);
+    /* Headers: sizes are patched once the data is written. */
+    uint8_t *size1 = wtake(b, 2);
+    w16(b, 0);                         /* shared tuple 0 */
+    uint8_t *size2 = NULL;
+    if (two) {
+        size2 = wtake(b, 2);
+        w16(b, 0x8000 | 0x4000 | 0x2000); /* embedded peak, intermediate, private points */
+        w16(b, (uint16_t)(peak / 2));
+        w16(b, (uint16_t)(peak < 0 ? peak : 0));
+        w16(b, (uint16_t)(peak < 0 ? 0 : peak));
+    }
+    if (data_offset != NULL)
+        put16(data_offset, (uint32_t)(b->len - start));
+    uint8_t all = 0;
+    wbytes(b, &all, 1);                /* shared points: all */
+    int16_t d[FVSYNTH_MAX_POINTS + 8];
+    size_t t0 = b->len;
+    for (int axis = 0; axis < 2; axis++) {
+        for (uint32_t i = 0; i < n; i++)
+            d[i] = var_delta(seed, scale);
+        w_deltas(b, d, n);
+    }
+    if (size1 != NULL)
+        put16(size1, (uint32_t)(b->len - t0));
+    if (two) {
+        t0 = b->len;
+        w_points(b, pts, npts);
+        for (int axis = 0; axis < 2; axis++) {
+            for (uint32_t i = 0; i < npts; i++)
+                d[i] = var_delta(seed, scale);
+            w_deltas(b, d, npts);
+        }
+        if (size2 != NULL)
+            put16(size2, (uint32_t)(b->len - t0));
+    }
+    walign(b);
 }
 
 size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
@@ -177,7 +288,9 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
 
     wbuf b = {out, 0, cap, 0};
     size_t off[T_COUNT], len[T_COUNT];
-    int num_tables = p->hdmx_ppem ? T_COUNT : T_COUNT - 1;
+    int num_tables = 0;
+    for (int t = 0; t < T_COUNT; t++)
+        num_tables += table_present(p, t);
     /* Offset table and directory are filled in at the end. */
     size_t dir_size = 12 + 16 * (size_t)num_tables;
     wzeros(&b, dir_size);
@@ -320,22 +433,126 @@ size_t fvsynth_tt_build(const fvsynth_tt *p, uint8_t *out, size_t cap)
         wzeros(&b, record_size - 2 - num_glyphs);
     }
     END(T_HDMX);
+    if (p->var_flags & FVSYNTH_VAR_GVAR) {
+        uint32_t vseed = rand_seed(p->var_seed);
+        uint32_t scale = p->var_scale ? p->var_scale : 1;
+        BEGIN(T_FVAR);
+        w16(&b, 1); w16(&b, 0);         /* version 1.0 */
+        w16(&b, 16); w16(&b, 2);        /* axesArrayOffset, reserved */
+        w16(&b, 1); w16(&b, 20);        /* axisCount, axisSize */
+        w16(&b, 2); w16(&b, 8);         /* instanceCount, instanceSize */
+        w32(&b, 0x77676874);            /* 'wght' */
+        w32(&b, 100u << 16); w32(&b, 400u << 16); w32(&b, 900u << 16);
+        w16(&b, 0); w16(&b, 256);       /* flags, axisNameID */
+        w16(&b, 257); w16(&b, 0); w32(&b, 300u << 16);
+        w16(&b, 258); w16(&b, 0); w32(&b, 700u << 16);
+        END(T_FVAR);
+
+        BEGIN(T_GVAR);
+        uint32_t n0 = p->num_points ? (uint32_t)p->num_points + 4 : 0;
+        w16(&b, 1); w16(&b, 0);         /* version 1.0 */
+        w16(&b, 1); w16(&b, 1);         /* axisCount, sharedTupleCount */
+        uint8_t *shared_at = wtake(&b, 4);
+        w16(&b, num_glyphs);
+        w16(&b, 1);                     /* flags: long offsets */
+        uint8_t *data_at = wtake(&b, 4);
+        uint8_t *offsets = wtake(&b, 4 * ((size_t)num_glyphs + 1));
+        if (shared_at != NULL)
+            put32(shared_at, (uint32_t)(b.len - off[T_GVAR]));
+        w16(&b, (next_rand(&vseed) & 1) ? 0x4000 : 0xC000); /* shared tuple: +1 or -1 */
+        walign(&b);
+        size_t data_start = b.len;
+        if (data_at != NULL)
+            put32(data_at, (uint32_t)(data_start - off[T_GVAR]));
+        if (offsets != NULL)
+            put32(offsets, 0);
+        if (n0)
+            w_glyph_variations(&b, n0, &vseed, scale);
+        if (offsets != NULL)
+            put32(offsets + 4, (uint32_t)(b.len - data_start));
+        if (p->composite) {
+            w_glyph_variations(&b, 2 + 4, &vseed, scale);
+            if (offsets != NULL)
+                put32(offsets + 8, (uint32_t)(b.len - data_start));
+        }
+        END(T_GVAR);
+
+        BEGIN(T_CVAR);
+        if (table_present(p, T_CVAR)) {
+            w16(&b, 1); w16(&b, 0);     /* version 1.0 */
+            w16(&b, 2);                 /* two tuples, private points */
+            uint8_t *cdata = wtake(&b, 2);
+            uint8_t *sz[2];
+            for (int k = 0; k < 2; k++) {
+                sz[k] = wtake(&b, 2);
+                w16(&b, 0x8000 | 0x2000); /* embedded peak, private points */
+                w16(&b, k ? 0xC000 : 0x4000);
+            }
+            if (cdata != NULL)
+                put16(cdata, (uint32_t)(b.len - off[T_CVAR]));
+            uint16_t pts[256];
+            int16_t d[256];
+            for (int k = 0; k < 2; k++) {
+                size_t t0 = b.len;
+                uint32_t npts = 0;
+                for (uint32_t i = k; i < p->cvt_count && npts < 127; i += 2)
+                    pts[npts++] = (uint16_t)i;
+                w_points(&b, pts, npts);
+                for (uint32_t i = 0; i < npts; i++)
+                    d[i] = var_delta(&vseed, scale);
+                w_deltas(&b, d, npts);
+                if (sz[k] != NULL)
+                    put16(sz[k], (uint32_t)(b.len - t0));
+            }
+        }
+        END(T_CVAR);
+
+        BEGIN(T_HVAR);
+        if (table_present(p, T_HVAR)) {
+            w16(&b, 1); w16(&b, 0);     /* version 1.0 */
+            w32(&b, 20);                /* itemVariationStore */
+            w32(&b, 0); w32(&b, 0); w32(&b, 0); /* no mappings */
+            /* ItemVariationStore at 20: format, region list at 12, one
+             * ItemVariationData at 12 + 10. */
+            w16(&b, 1); w32(&b, 12); w16(&b, 1); w32(&b, 12 + 10);
+            w16(&b, 1); w16(&b, 1);     /* region list: 1 axis, 1 region */
+            int neg = next_rand(&vseed) & 1;
+            w16(&b, neg ? 0xC000 : 0); w16(&b, neg ? 0xC000 : 0x4000); w16(&b, neg ? 0 : 0x4000);
+            w16(&b, num_glyphs); w16(&b, 1); w16(&b, 1); w16(&b, 0); /* items, words, regions, index */
+            for (uint16_t g = 0; g < num_glyphs; g++)
+                w16(&b, (uint16_t)var_delta(&vseed, scale));
+        }
+        END(T_HVAR);
+
+        BEGIN(T_AVAR);
+        if (table_present(p, T_AVAR)) {
+            w16(&b, 1); w16(&b, 0); w16(&b, 0); w16(&b, 1); /* version, reserved, axes */
+            w16(&b, 4);
+            w16(&b, 0xC000); w16(&b, 0xC000);
+            w16(&b, 0); w16(&b, 0);
+            w16(&b, 0x2000); w16(&b, 0x2000 + (next_rand(&vseed) % 0x1000) - 0x800);
+            w16(&b, 0x4000); w16(&b, 0x4000);
+        }
+        END(T_AVAR);
+    }
 #undef BEGIN
 #undef END
     if (b.overflow)
         return 0;
 
-    /* Offset table: 11 or 12 tables -> searchRange 128, entrySelector 3.
-     * The directory's bytes were reserved first (b did not overflow). */
+    /* Offset table (11 or 12 tables: searchRange 128, entrySelector 3; up
+     * to 17: 256, 4).  The directory's bytes were reserved first (b did
+     * not overflow). */
+    uint32_t selector = num_tables >= 16 ? 4 : 3;
     put32(out, 0x00010000);
     put16(out + 4, (uint32_t)num_tables);
-    put16(out + 6, 128);
-    put16(out + 8, 3);
-    put16(out + 10, (uint32_t)num_tables * 16 - 128);
+    put16(out + 6, 16u << selector);
+    put16(out + 8, selector);
+    put16(out + 10, (uint32_t)num_tables * 16 - (16u << selector));
     uint8_t *rec = out + 12;
     for (int k = 0; k < T_COUNT; k++) {
         int t = dir_order[k].id;
-        if (t == T_HDMX && !p->hdmx_ppem)
+        if (!table_present(p, t))
             continue;
         memcpy(rec, dir_order[k].tag, 4);
         put32(rec + 4, table_checksum(out + off[t], (len[t] + 3) / 4 * 4));

@@ -6,7 +6,10 @@
  * `glyph_code`.  When `composite` is set, glyph 1 is a composite of glyph 0
  * twice (the second copy offset), carrying `glyph_code` as its own
  * instructions.  Tables: head hhea maxp hmtx loca glyf cvt fpgm prep name
- * post, in a checksummed directory that FreeType accepts. */
+ * post, in a checksummed directory that FreeType accepts; with var_flags,
+ * a variable font on one axis (wght 100..400..900): fvar, gvar, and as
+ * the flags ask cvar, HVAR and avar (appended after the other tables, so a
+ * font without variations is byte for byte what it was before). */
 #ifndef FVFUZZ_TT_SYNTH_H
 #define FVFUZZ_TT_SYNTH_H
 
@@ -34,7 +37,23 @@ typedef struct fvsynth_tt {
      * hdmx_record_size: the record's size (0: numGlyphs + 2 padded to 4;
      * at least numGlyphs + 2, at most 64). */
     uint8_t hdmx_ppem, hdmx_width, hdmx_record_size;
+    /* Variations (0: none).  FVSYNTH_VAR_GVAR: fvar (one axis, two named
+     * instances) and gvar: glyph 0 gets a tuple at a shared peak over every
+     * point and phantom and an intermediate-region tuple with an embedded
+     * peak over private points (the rest inferred), the composite a tuple
+     * over its component offsets and phantoms; deltas from var_seed, at
+     * most var_scale units.  FVSYNTH_VAR_CVAR: cvar, two tuples over
+     * private CVT entries.  FVSYNTH_VAR_HVAR: HVAR, one delta per glyph
+     * (no mapping).  FVSYNTH_VAR_AVAR: avar with one inner segment. */
+    uint8_t var_flags;
+    uint8_t var_scale;
+    uint32_t var_seed;
 } fvsynth_tt;
+
+#define FVSYNTH_VAR_GVAR 0x01
+#define FVSYNTH_VAR_CVAR 0x02
+#define FVSYNTH_VAR_HVAR 0x04
+#define FVSYNTH_VAR_AVAR 0x08
 
 /* Upper bound of the font's size in bytes. */
 size_t fvsynth_tt_bound(const fvsynth_tt *p);
