@@ -1,4 +1,4 @@
-/* Collision avoidance and kerning (vm/graphite/collide.c) against the real
+/* Collision avoidance and kerning (vm/graphite/collide*.c) against the real
  * graphite2 on Awami Nastaliq (Debian fonts-sil-awami-nastaliq), the corpus
  * font that uses them.
  *
@@ -171,7 +171,7 @@ static void test_shift_and_kern(void **state)
 
 /* Kerning of two digits: graphite2's kerns here are fractional (42.965,
  * 19.537, -97.498, ...) and pin down how a slice's edge is taken from the
- * diagonal bounds (collide.c slice_edge_right/slice_edge_left); alef +
+ * diagonal bounds (collide_kern.c slice_edge_right/slice_edge_left); alef +
  * zain (163) and meem + zheh + dal (303.455) pin the octabox case (a glyph
  * without sub-boxes on either side). */
 static void test_kern_digit_pairs(void **state)

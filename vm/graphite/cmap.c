@@ -15,6 +15,7 @@
  * time (conformance/graphite/header_sweep.py, variant "sfnt"). */
 #include <string.h>
 
+#include "common/check.h"
 #include "graphite/face.h"
 
 /* The subtable of encoding record (platform, encoding), or an empty span:
@@ -83,6 +84,8 @@ static uint32_t format4_segments(fv_span s)
     (void)fv_rd_u16(s, 2, &len);
     (void)fv_rd_u16(s, 6, &seg2);
     uint32_t n = seg2 >> 1;
+    FV_TESTCASE(len == s.len);           /* the subtable ends cmap */
+    FV_TESTCASE(n && len == 14 + 8 * n); /* no glyph id array */
     if (len > s.len || n == 0 || len < 14 + 8 * n)
         return 0;
     (void)fv_rd_u16(s, 14 + 2 * (uint64_t)(n - 1), &last);

@@ -3,6 +3,7 @@
  * the engine needs from hmtx and the glyf headers. */
 #include <string.h>
 
+#include "common/check.h"
 #include "graphite/face.h"
 
 #define GLAT_FAIL(tag, off, msg) \
@@ -201,6 +202,7 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         /* graphite2 fails the glyph (and the preloaded face) when its entry
          * starts at or past the end of Glat, ends past it, or (below) is
          * shorter than one run or longer than one run per attribute. */
+        FV_TESTCASE(e == glat.len); /* the last glyph's attributes end Glat */
         if (a >= glat.len || e > glat.len || e < a)
             GLAT_FAIL(SFNT_TAG_Gloc, lo, "glyph attribute range out of Glat");
         fv_span ent;

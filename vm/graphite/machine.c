@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "common/check.h"
 #include "common/compat.h"
 #include "graphite/machine.h"
 
@@ -191,6 +192,7 @@ void grv_code_free(fv_mem *mem, grv_code *code)
             m->status = GRV_STACK_OVERFLOW;                  \
             goto out;                                        \
         }                                                    \
+        FV_TESTCASE(r.sp == GRV_STACK_MAX - 1); /* fills */  \
         stk[r.sp++] = (int32_t)(v);                          \
     } while (0)
 /* Memory safety only: the deepest cell an opcode touches stays inside the
@@ -202,6 +204,7 @@ void grv_code_free(fv_mem *mem, grv_code *code)
             m->status = GRV_STACK_UNDERFLOW;                 \
             goto out;                                        \
         }                                                    \
+        FV_TESTCASE(r.sp - (n) == -GRV_STACK_GUARD);         \
     } while (0)
 #define TOP stk[r.sp - 1]
 #define POP (stk[--r.sp])
@@ -222,6 +225,7 @@ void grv_code_free(fv_mem *mem, grv_code *code)
  * (Not wrapped in do/while: `continue` must reach the dispatch loop.) */
 #define POPPED                                               \
     {                                                        \
+        FV_TESTCASE(r.sp == 0); /* popped to exactly empty */ \
         if (r.sp < 0) {                                      \
             m->status = GRV_STACK_UNDERFLOW;                 \
             goto out;                                        \
@@ -377,6 +381,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             CHECKED;
         }
         case GRV_OP_INSERT: {
+            FV_TESTCASE(r.map->max_size == 1); /* the last insert the growth limit allows */
             if (--r.map->max_size <= 0)
                 DIE;
             int32_t ns = grv_new_slot(seg);

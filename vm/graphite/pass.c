@@ -4,6 +4,7 @@
  * the order of passes around the bidi pass (graphite2's runGraphite). */
 #include <string.h>
 
+#include "common/check.h"
 #include "common/compat.h"
 #include "graphite/grv.h"
 
@@ -429,6 +430,7 @@ static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_f
                                              (uint64_t)(map->max_size > 0 ? map->max_size : 0),
                                          p->max_rule_loop);
         do {
+            FV_TESTCASE(budget == 0); /* the rule loop's last step */
             if (budget-- == 0) {
                 fv_error_clear(err);
                 err->kind = FV_E_GR_BUDGET;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/check.h"
 #include "common/convert.h"
 #include "graphite/grv.h"
 
@@ -92,6 +93,7 @@ int32_t grv_new_slot(grv_seg *seg)
         init_slot(grv_link(seg, i));
         return i;
     }
+    FV_TESTCASE(seg->pool_len == seg->pool_cap); /* the pool grows */
     if (seg->pool_len == seg->pool_cap) {
         /* Grow four-fold: a segment that grows at all (inserts, copies) tends
          * to grow to its budget, and every step copies the pool and touches

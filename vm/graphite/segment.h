@@ -1,7 +1,7 @@
 /* The segment being shaped: the slot pool and its links, characters,
  * collision state, the slot map of one rule match (its conventions are
  * documented at grv_slotmap), slot and glyph attribute numbers, the work
- * budget, and the functions of segment.c, pass.c and collide.c.
+ * budget, and the functions of segment.c, pass.c and collide*.c.
  *
  * Slots live in a pool and are linked by int32 indexes (GRV_NIL = none), so
  * growing the pool never invalidates a reference, and every link is checked

@@ -10,6 +10,7 @@
  * gr_make_face_with_ops + gr_face_preloadAll and gr_make_seg, on corpus
  * fonts damaged one way at a time (conformance/graphite/header_sweep.py,
  * variant "sfnt"; fuzz/FINDINGS.md F-25 and F-28). */
+#include "common/check.h"
 #include "graphite/face.h"
 
 /* The tags graphite2 needs besides its own. */
@@ -144,6 +145,7 @@ fv_status grv_sfnt_tables(fv_gr_face *face, fv_error *err)
     v->maxp_glyphs = u16;
     /* loca must have an entry after the last glyph's (for 0 glyphs graphite2
      * asks for glyph 65535's) */
+    FV_TESTCASE(has_glyf && v->loca.len >> (v->long_loca ? 2 : 1) == (uint64_t)v->maxp_glyphs + 1);
     if (has_glyf && loca_offset(v, (uint16_t)(v->maxp_glyphs - 1)) == -2)
         return refuse(err, TAG_loca, 0, "loca has fewer than numGlyphs + 1 entries");
     /* cmap: version 0 and room for one encoding record; what its subtables
@@ -169,6 +171,7 @@ fv_status grv_glyph_metrics(const fv_gr_face *face, uint32_t g, grv_glyph *gl, f
          * of glyf (its length is not checked against the next entry); a box
          * turned inside out fails the glyph and with it the face. */
         int64_t off = loca_offset(v, g);
+        FV_TESTCASE(off >= 0 && (uint64_t)off + 1 == v->glyf.len - MIN_GLYF); /* the last box glyf holds */
         if (off >= 0 && (uint64_t)off < v->glyf.len - MIN_GLYF) {
             int16_t b[4];
             for (unsigned k = 0; k < 4; k++)
