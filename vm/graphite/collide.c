@@ -29,7 +29,8 @@
  * Hardening: every slot, glyph and index is checked; every list is bounded
  * by a named budget (GRV_COLL_*); float -> int conversions are clamped;
  * errors are FV_E_GR_SEGMENT_FAILED (what graphite2 does: the segment
- * fails) or FV_E_GR_BUDGET.
+ * fails) or FV_E_GR_BUDGET; the work is charged to the pass's share of the
+ * segment's work budget (collide.h) and stops with FV_E_BUDGET_STEPS.
  *
  * The files: this one holds the per-slot collision state and the pass
  * driver (grv_coll_run_pass); collide_zone.c the zone/interval algebra,
@@ -178,6 +179,49 @@ void grv_coll_set_attr(grv_seg *seg, int32_t s, uint32_t attr, int16_t v)
 }
 
 
+fv_status grv_chain_memo_alloc(collpass *cp)
+{
+    grv_seg *seg = cp->seg;
+    cp->memo_len = seg->pool_len;
+    cp->root = fv_mem_array(seg->mem, cp->memo_len ? cp->memo_len : 1, sizeof(int32_t));
+    cp->kerned = fv_mem_array(seg->mem, cp->memo_len ? cp->memo_len : 1, 1);
+    if (!cp->root || !cp->kerned) {
+        grv_chain_memo_free(cp);
+        return FV_E_NOMEM;
+    }
+    for (uint32_t i = 0; i < cp->memo_len; i++)
+        cp->root[i] = GRV_CHAIN_UNKNOWN;
+    memset(cp->kerned, 0, cp->memo_len ? cp->memo_len : 1);
+    (void)fv_budget_spend(&seg->budget, 1u + cp->memo_len / GRV_COLL_ZONE_ENTRIES_PER_STEP);
+    return FV_OK;
+}
+
+void grv_chain_memo_free(collpass *cp)
+{
+    fv_mem_free(cp->seg->mem, cp->root);
+    fv_mem_free(cp->seg->mem, cp->kerned);
+    cp->root = NULL;
+    cp->kerned = NULL;
+    cp->memo_len = 0;
+}
+
+int32_t grv_chain_root_walk(collpass *cp, int32_t s)
+{
+    grv_seg *seg = cp->seg;
+    int32_t r = s;
+    int d = 0;
+    while (grv_link(seg, r)->parent != GRV_NIL && d <= GRV_MAX_DEPTH) {
+        r = grv_link(seg, r)->parent;
+        d++;
+    }
+    charge_links(seg, (uint32_t)d);
+    if (d > GRV_MAX_DEPTH)
+        r = GRV_NIL; /* too deep, or a cycle: the callers walk as before */
+    if (cp->root && s >= 0 && (uint32_t)s < cp->memo_len)
+        cp->root[s] = r;
+    return r;
+}
+
 fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_error *err)
 {
     collpass cp;
@@ -190,6 +234,10 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
     cp.threshold = p->collision_threshold ? p->collision_threshold : 10;
     int r = 1;
     fv_status st = FV_OK;
+    seg->budget_stage = "collision shifting";
+    st = grv_chain_memo_alloc(&cp);
+    if (st != FV_OK)
+        goto fail;
     if (p->num_coll_runs) {
         /* positions with the offsets of earlier passes */
         float ax, ay;
@@ -198,11 +246,23 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
         if (st == FV_OK)
             r = grv_shift_pass(&cp);
         grv_shifter_free(seg, &cp.sc);
-        if (st != FV_OK)
+        if (st != FV_OK) {
+            grv_chain_memo_free(&cp);
             goto fail;
+        }
     }
-    if (r > 0 && p->kern_colls)
+    if (r > 0 && p->kern_colls) {
+        seg->budget_stage = "collision kerning";
         r = grv_kern_pass(&cp);
+    }
+    grv_chain_memo_free(&cp);
+    /* a budget spent by the last neighbour's work stops the pass too, so
+     * that no pass ends beyond its share */
+    if (r > 0 && FV_UNLIKELY(seg->budget.left < 0))
+        return FV_E_BUDGET_STEPS; /* run_pass names it */
+    if (r < 0 && cp.st == FV_E_BUDGET_STEPS)
+        return FV_E_BUDGET_STEPS;
+    seg->budget_stage = NULL;
     if (r > 0) {
         /* this pass's moves become offsets */
         uint32_t guard = GRV_COLL_WALK(seg);

@@ -85,6 +85,13 @@ static float get_edge(const fv_gr_face *face, uint16_t gid, float sx, float sy, 
     return res;
 }
 
+/* What one get_edge costs in the work budget: the bounding octabox or
+ * its sub-boxes (GRV_COLL_SUBBOX_EDGES_PER_STEP a step). */
+static uint32_t edge_steps(const fv_gr_face *face, uint16_t gid)
+{
+    return 1u + glyph_nsubs(face, gid) / GRV_COLL_SUBBOX_EDGES_PER_STEP;
+}
+
 /* next slot of the attachment tree below `s` (children, siblings, then up) */
 static int32_t next_in_cluster(grv_seg *seg, int32_t s)
 {
@@ -120,6 +127,7 @@ static int kerner_init(grv_seg *seg, kerner *k, int32_t fix, const grv_coll *cf,
     if (!(ns >= 0) || ns > GRV_COLL_MAX_SLICES)
         return -1;
     k->nslices = (int)ns;
+    (void)fv_budget_spend(&seg->budget, 1u + (uint32_t)k->nslices / GRV_COLL_SLICES_PER_STEP);
     k->edges = fv_mem_array(seg->mem, k->nslices ? (size_t)k->nslices : 1, sizeof(float));
     if (!k->edges)
         return -2; /* out of memory */
@@ -143,6 +151,9 @@ static int kerner_init(grv_seg *seg, kerner *k, int32_t fix, const grv_coll *cf,
         int smax = fv_f32_to_i32((bs.ya + toff) / k->slice + 1);
         if (smax > k->nslices - 1)
             smax = k->nslices - 1;
+        const uint32_t esteps = edge_steps(face, gid);
+        if (smax >= smin)
+            (void)fv_budget_spend(&seg->budget, (uint64_t)(smax - smin + 1) * esteps);
         for (int i = smin; i <= smax; i++) {
             float y = k->miny - 1 + ((float)i + .5f) * k->slice;
             if ((dir & 1) && x < k->edges[i]) {
@@ -193,6 +204,7 @@ static int kerner_merge(grv_seg *seg, kerner *k, int32_t s, float csx, float csy
     smax += 1;
     if (smin > smax)
         return 0;
+    (void)fv_budget_spend(&seg->budget, (uint64_t)(smax - smin + 1) * edge_steps(face, gid));
     int collides = 0, nooverlap = 1;
     for (int i = smin; i <= smax; i++) {
         if (i < 0 || i >= k->nslices)
@@ -225,7 +237,7 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
     grv_seg *seg = cp->seg;
     const fv_gr_face *face = seg->face;
     int dir = cp->dir;
-    int32_t base = cluster_base(seg, fix);
+    int32_t base = coll_cluster_base(cp, fix);
     grv_coll *cf = coll_at(seg, base);
     if (!cf)
         return SEGFAIL;
@@ -246,6 +258,11 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
     int ret = 1;
     uint32_t guard = GRV_COLL_WALK(seg);
     for (int32_t nb = grv_link(seg, fix)->next; nb != GRV_NIL && guard--; nb = grv_link(seg, nb)->next) {
+        if (FV_UNLIKELY(!fv_budget_spend(&seg->budget, GRV_COLL_STEPS_PER_NEIGHBOUR))) {
+            cp->st = FV_E_BUDGET_STEPS;
+            ret = -1;
+            goto out;
+        }
         uint16_t ngid = grv_link(seg, nb)->gid;
         if (!glyph_ok(face, ngid))
             goto out; /* COMPAT(graphite2): no kern, no failure */
@@ -260,7 +277,7 @@ static int kern_one(collpass *cp, int32_t fix, float *ymin, float *ymax)
          * of U+0625 U+0650 U+064A U+0627 and the hamza of U+0627 U+0644
          * U+0625 U+062E ..., both with agca=1, kern as if the range ended
          * at the glyphs seen before the cluster's base) */
-        if (is_child_of(seg, nb, base))
+        if (coll_is_child_of(cp, nb, base))
             continue;
         if ((bb.yi == 0.f && bb.ya == 0.f) || (cn->flags & GRV_COLL_ISSPACE)) {
             /* COMPAT(graphite2): measured, a pass with kern flags 1

@@ -12,6 +12,7 @@ fv_status grv_shifter_alloc(grv_seg *seg, shifter *sc)
     memset(sc, 0, sizeof *sc);
     for (int i = 0; i < 4; i++) {
         sc->z[i].mem = seg->mem;
+        sc->z[i].budget = &seg->budget;
         sc->z[i].v = fv_mem_alloc(seg->mem, GRV_COLL_ZONES_START * sizeof(zex));
         if (!sc->z[i].v)
             return FV_E_NOMEM;
@@ -237,6 +238,8 @@ static int shifter_merge(grv_seg *seg, shifter *sc, uint16_t gid, float ox, floa
         cbox tbb = glyph_box(face, sc->tgid);
         grv_slant tsb = glyph_slant(face, sc->tgid);
         float above_wt = cs->above_wt, below_wt = cs->below_wt, valign_wt = cs->valign_wt;
+        (void)fv_budget_spend(&seg->budget,
+                              4u * GRV_COLL_STEPS_PER_BOX_AXIS * (1u + glyph_nsubs(face, gid)));
         if (is_after) {
             /* the neighbour follows the target: mirror the order */
             order ^= same_class ? 0x3f : 0x3;
@@ -524,15 +527,28 @@ static void shifter_resolve(shifter *sc, int *iscol, float *rx, float *ry)
     *ry = by;
 }
 
-/* the glyph or one of its attachment ancestors is kerned */
-static int in_kern_cluster(grv_seg *seg, int32_t s)
+/* the glyph or one of its attachment ancestors is kerned (memoised in cp
+ * when its chain is within GRV_MAX_DEPTH: kern flags do not change while
+ * the pass shifts) */
+static int in_kern_cluster(collpass *cp, int32_t s)
 {
-    for (int d = 0; s != GRV_NIL && d <= GRV_MAX_DEPTH; s = grv_link(seg, s)->parent, d++) {
-        const grv_coll *c = coll_at(seg, s);
-        if (c && (c->flags & GRV_COLL_KERN))
-            return 1;
+    const int memo = chain_root(cp, s) != GRV_NIL && cp->kerned && s >= 0 &&
+                     (uint32_t)s < cp->memo_len;
+    if (memo && cp->kerned[s])
+        return cp->kerned[s] == 2;
+    grv_seg *seg = cp->seg;
+    int d = 0, found = 0;
+    for (int32_t a = s; a != GRV_NIL && d <= GRV_MAX_DEPTH; a = grv_link(seg, a)->parent, d++) {
+        const grv_coll *c = coll_at(seg, a);
+        if (c && (c->flags & GRV_COLL_KERN)) {
+            found = 1;
+            break;
+        }
     }
-    return 0;
+    charge_links(seg, (uint32_t)d);
+    if (memo)
+        cp->kerned[s] = (uint8_t)(found ? 2 : 1);
+    return found;
 }
 
 
@@ -552,14 +568,20 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
      * backwards from the end of the range) */
     int after = rev;
     int rtl = cp->dir & 1;
-    int32_t base = cluster_base(seg, fix);
+    int32_t base = coll_cluster_base(cp, fix);
     uint32_t guard = GRV_COLL_WALK(seg);
     for (int32_t nb = start; nb != GRV_NIL && guard--;
          nb = rev ? grv_link(seg, nb)->prev : grv_link(seg, nb)->next) {
+        /* the budget is checked once per neighbour: what one merge may
+         * spend beyond it is a few zone operations */
+        if (FV_UNLIKELY(!fv_budget_spend(&seg->budget, GRV_COLL_STEPS_PER_NEIGHBOUR))) {
+            cp->st = FV_E_BUDGET_STEPS;
+            return -1;
+        }
         grv_coll *cn = coll_at(seg, nb);
         if (!cn)
             return SEGFAIL;
-        int same_cluster = is_child_of(seg, nb, base);
+        int same_cluster = coll_is_child_of(cp, nb, base);
         if (nb != fix && !(cn->flags & (GRV_COLL_IGNORE | GRV_COLL_ISSPACE)) &&
             /* COMPAT(graphite2): a neighbour in another kerned cluster is
              * left out on either side of the target; kerning places those
@@ -570,7 +592,7 @@ static int resolve_one(collpass *cp, int32_t fix, int32_t start, int rev, int *m
              * worse (19 words), and with the font's Silf direction flipped
              * to left to right leaving them out is still the closest
              * (conformance/graphite/KNOWN_DIFFERENCES.md, KD-5). */
-            (nb == base || same_cluster || !in_kern_cluster(seg, nb)) &&
+            (nb == base || same_cluster || !in_kern_cluster(cp, nb)) &&
             (!rev || !(cn->flags & GRV_COLL_FIX) ||
              ((cn->flags & GRV_COLL_KERN) && !same_cluster) || (cn->flags & GRV_COLL_ISCOL))) {
             if (!shifter_merge(seg, sc, grv_link(seg, nb)->gid, grv_link(seg, nb)->posx,

@@ -135,8 +135,17 @@ static void zone_compact(zone *z)
 
 static void zone_add_cost_split(zone *z, zex e);
 
+/* One zone operation's steps: it scans, splits and compacts every
+ * interval.  The shifter checks the budget once per neighbour. */
+static void zone_charge(zone *z)
+{
+    if (z->budget)
+        (void)fv_budget_spend(z->budget, 1u + z->n / GRV_COLL_ZONE_ENTRIES_PER_STEP);
+}
+
 static void zone_add_cost(zone *z, zex e)
 {
+    zone_charge(z);
     zone_add_cost_split(z, e);
     zone_compact(z);
 }
@@ -199,6 +208,7 @@ static void zone_remove_split(zone *z, float x, float xm);
 
 void grv_zone_remove(zone *z, float x, float xm)
 {
+    zone_charge(z);
     zone_remove_split(z, x, xm);
     zone_compact(z);
 }
@@ -296,6 +306,8 @@ static int zex_track(const zex *e, float *best_c, float *best_x, float origin)
 
 float grv_zone_closest(const zone *z, float origin, float *cost)
 {
+    if (z->budget)
+        (void)fv_budget_spend(z->budget, 1u + z->n / GRV_COLL_ZONE_ENTRIES_PER_STEP);
     float best_c = 3.40282347e38f, best_x = 0;
     uint32_t lo = 0, hi = z->n, start;
     for (;;) {

@@ -282,9 +282,12 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     if (st != FV_OK)
         goto done;
     seg.cur_pass = -1;
-    /* positioning and justification are not stopped (graphite2's loops,
-     * bounded by the slots): their work is counted for the report only */
-    fv_budget_start(&seg.budget, (int64_t)seg.steps_limit, 0);
+    /* positioning and justification spend what the passes left of the
+     * segment's budget (graphite2's loops are bounded by the slots, but
+     * justification may walk them 1,000 times) */
+    fv_budget_start(&seg.budget,
+                    (int64_t)(seg.steps_limit > seg.steps ? seg.steps_limit - seg.steps : 0), 0);
+    seg.budget_stage = "positioning";
     /* finalise: position everything, restore the logical direction.
      * COMPAT(graphite2): positioning takes the font as right to left when
      * its direction is not 0, while the bidi step and the passes test bit 0
@@ -296,8 +299,15 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     if (grv_currdir(&seg) != (seg.dir & 1))
         grv_reverse_slots(&seg);
     grv_link_clusters(&seg);
+    st = grv_budget_status(&seg, err);
+    if (st != FV_OK)
+        goto done;
+    seg.budget_stage = "justification";
     if (req->justify_percent > 0)
         seg.advx = grv_justify(&seg, seg.advx * req->justify_percent / 100.0f);
+    st = grv_budget_status(&seg, err);
+    if (st != FV_OK)
+        goto done;
     st = grv_link_status(&seg, err);
     if (st != FV_OK)
         goto done;

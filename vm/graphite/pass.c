@@ -391,14 +391,29 @@ static fv_status budget_spent(const grv_seg *seg, uint32_t pi, int pass_share, f
     err->kind = FV_E_BUDGET_STEPS;
     err->program = FV_PROG_GR_PASS;
     err->index = (int64_t)seg->steps; /* where it stopped: the tests' step bound */
+    const char *stage = seg->budget_stage ? seg->budget_stage : "rules";
     if (pass_share)
         snprintf(err->detail, sizeof err->detail,
-                 "pass %u: pass step budget (%lld for %u chars) spent", pi,
-                 (long long)seg->budget.limit, seg->num_chars);
+                 "pass %u: pass step budget (%lld for %u chars) spent on its %s", pi,
+                 (long long)seg->budget.limit, seg->num_chars, stage);
     else
         snprintf(err->detail, sizeof err->detail,
-                 "pass %u: segment step budget (%llu for %u chars) spent", pi,
-                 (unsigned long long)seg->steps_limit, seg->num_chars);
+                 "pass %u: segment step budget (%llu for %u chars) spent on its %s", pi,
+                 (unsigned long long)seg->steps_limit, seg->num_chars, stage);
+    return FV_E_BUDGET_STEPS;
+}
+
+fv_status grv_budget_status(const grv_seg *seg, fv_error *err)
+{
+    if (FV_LIKELY(seg->budget.left >= 0))
+        return FV_OK;
+    fv_error_clear(err);
+    err->kind = FV_E_BUDGET_STEPS;
+    err->program = FV_PROG_GR_PASS;
+    err->index = (int64_t)(seg->steps + fv_budget_used(&seg->budget));
+    snprintf(err->detail, sizeof err->detail, "segment step budget (%llu for %u chars) spent on %s",
+             (unsigned long long)seg->steps_limit, seg->num_chars,
+             seg->budget_stage ? seg->budget_stage : "the work after the passes");
     return FV_E_BUDGET_STEPS;
 }
 
@@ -477,6 +492,7 @@ static fv_status run_pass(grv_seg *seg, uint32_t pi, grv_machine *m, grv_fsm *fs
     const uint64_t share = grv_budget_pass_steps(seg->num_chars);
     const int pass_share = share < seg_left;
     fv_budget_start(&seg->budget, (int64_t)(pass_share ? share : seg_left), 0);
+    seg->budget_stage = NULL;
     fv_status st = run_pass_rules(seg, pi, m, fsm, reverse, err);
     const uint64_t used = fv_budget_used(&seg->budget);
     seg->steps += used;

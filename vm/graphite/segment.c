@@ -844,6 +844,8 @@ float grv_justify(grv_seg *seg, float width)
             tw = 0;
             guard = seg->pool_len + 1;
             for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
+                /* checked once per round below: a round is one walk */
+                (void)fv_budget_spend(&seg->budget, GRV_JUSTIFY_STEPS_PER_SLOT);
                 grv_slot *sl = grv_link(seg, s);
                 int32_t w = grv_get_justify(seg, s, (unsigned)i, 3);
                 float pref = diffpw * (float)w + error;
@@ -877,6 +879,8 @@ float grv_justify(grv_seg *seg, float width)
                 }
             }
             curr += diff - error;
+            if (FV_UNLIKELY(seg->budget.left < 0))
+                return 0; /* the caller fails the segment with budget_steps */
         } while (i == 0 && fv_f32_to_i32(fabsf(error)) > 0 && tw && ++rounds < GRV_JUSTIFY_ROUNDS);
     }
     float ax, ay;

@@ -29,6 +29,12 @@
  * bound too): a line justified to 100 times its natural width. */
 #define GRV_MAX_JUSTIFY_PERCENT 10000
 #define GRV_JUSTIFY_ROUNDS 1000   /* level-0 justification retries (graphite2: unbounded loop) */
+/* Steps of the work budget per slot a justification round walks (a few
+ * justify-attribute reads and float operations, ~5 ns: one rule step).
+ * 1,000 rounds over the 6,400 slots a 100-character segment may grow to
+ * would be 6.4 M steps, more than the segment's budget: justification
+ * spends what the passes left, and stops with budget_steps. */
+#define GRV_JUSTIFY_STEPS_PER_SLOT 1u
 /* Steps of one pass's rule loop: every slot that can exist (the stream plus
  * its insert budget) is passed at most maxRuleLoop (>= 1 after loading)
  * times before the loop is forced on, so more steps mean no progress.  A
@@ -186,6 +192,11 @@ typedef struct grv_seg {
      * finished passes spent, `steps_limit` the segment's whole budget. */
     fv_budget budget;
     uint64_t steps, steps_limit;
+    /* what the running pass spends its budget on besides its rules
+     * ("collision shifting", "collision kerning"), or the work after the
+     * passes ("positioning", "justification"); NULL: rules.  Named in the
+     * budget_steps error. */
+    const char *budget_stage;
     uint64_t pass_steps_max;  /* most steps any one pass took (measurement) */
     /* A link that named no slot of the pool (grv_link): the first such
      * index, and the slot grv_link hands out instead.  Never set unless an
@@ -333,6 +344,10 @@ fv_status grv_coll_run_pass(grv_seg *seg, const grv_pass *p, uint32_t pi, fv_err
 void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int rtl, int final);
 
 /* Passes (pass.c). */
+/* After the passes (positioning, justification), which spend what the
+ * passes left of the segment's budget: FV_OK, or budget_steps naming
+ * seg->budget_stage when that is spent. */
+fv_status grv_budget_status(const grv_seg *seg, fv_error *err);
 void grv_mirror_slots(grv_seg *seg);
 fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi,
                          fv_error *err);
