@@ -126,7 +126,7 @@ static int kerner_init(grv_seg *seg, kerner *k, int32_t fix, const grv_coll *cf,
     FV_TESTCASE(ns > GRV_COLL_MAX_SLICES); /* a profile too tall for the slice budget */
     if (!(ns >= 0) || ns > GRV_COLL_MAX_SLICES)
         return -1;
-    k->nslices = (int)ns;
+    k->nslices = fv_f32_to_i32(ns); /* in range (checked above) */
     (void)fv_budget_spend(&seg->budget, 1u + (uint32_t)k->nslices / GRV_COLL_SLICES_PER_STEP);
     k->edges = fv_mem_array(seg->mem, k->nslices ? (size_t)k->nslices : 1, sizeof(float));
     if (!k->edges)
