@@ -462,8 +462,8 @@ class Seeds:
 TT_VAR_TRAILERS = [(0x00, 64, 20, 1), (0x02, -41, 60, 2), (0x04, 127, 3, 3), (0x08, -128, 20, 4),
                    (0x0E, 54, 200, 5), (0x1E, 100, 20, 6), (0x06, -90, 9, 7), (0x0A, 13, 120, 8)]
 # Seeds (by label) whose variable copies diverge today: open findings, not
-# seeds (fuzz/FINDINGS.md F-36).
-TT_VAR_OPEN = {"var-08-AnnapurnaSIL-Regular-g163-v40", "var-0e-AnnapurnaSIL-Regular-g163-v40"}
+# seeds (fuzz/FINDINGS.md).  None since F-36's fix.
+TT_VAR_OPEN = set()
 
 
 def tt_var_seeds(program_seeds):

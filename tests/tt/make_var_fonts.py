@@ -23,6 +23,14 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  pixel; pp2 gvar deltas (dropped with HVAR), pp1 gvar deltas
                  (kept: they move the origin) on every third box and on a
                  composite.
+  var_phantoms.ttf, var_phantoms_hvar.ttf  every phantom point given gvar
+                 deltas on both axes (FreeType 2.12.1 keeps pp1/pp2's on x
+                 and pp3/pp4's on y only; with HVAR pp2's x too), by a
+                 tuple over every point (a), over the phantoms alone
+                 (private points, b) and on a composite (comp); each glyph
+                 program copies every phantom's current, original and
+                 original-unit (MD[1]) coordinates into outline points.
+                 The second font adds HVAR with advance and lsb mappings.
   var_gvar_bomb.ttf  a glyph whose deltas at wght=1 cost twice the gvar
                  work budget (FV_BUDGET_GVAR_GLYPH_STEPS): 4,095 tuples over
                  1,000 points, for the gvar_budget test (a hardening limit
@@ -332,6 +340,72 @@ def build_cvar(path):
     fb.save(path)
 
 
+def phantom_program(n_points):
+    """Glyph program: for each phantom k (point n_points + k) on x, then y,
+    outline point k takes its current coordinate (GC[0]), point 4 + k its
+    original one (GC[1]) and point 8 + k its original-unit distance to
+    point 15 (MD[1]), by SCFS."""
+    code = []
+    for axis in ("SVTCA[1]", "SVTCA[0]"):
+        code.append(axis)
+        for k in range(4):
+            pp = n_points + k
+            code += ["PUSHW[ ] %d %d" % (k, pp), "GC[0]", "SCFS[ ]",
+                     "PUSHW[ ] %d %d" % (4 + k, pp), "GC[1]", "SCFS[ ]",
+                     "PUSHW[ ] %d %d 15" % (8 + k, pp), "MD[1]", "SCFS[ ]"]
+    p = ttProgram.Program()
+    p.fromAssembly(code)
+    return p
+
+
+def build_phantoms(path, with_hvar):
+    fb, order = base_font(None, ["a", "b", "comp"])
+    glyphs = {".notdef": simple_glyphs()[".notdef"]}
+    for name in ("a", "b"):
+        pen = TTGlyphPen(None)
+        for i in range(4):           # 16 points to write the results into
+            box(pen, 100 + 50 * i, 50 * i, 500 - 50 * i, 700 - 50 * i)
+        glyphs[name] = pen.glyph()
+    comp = Glyph()
+    comp.numberOfContours = -1
+    c1 = GlyphComponent(); c1.glyphName = "a"; c1.x, c1.y, c1.flags = 20, 10, 0x0002 | 0x0004
+    comp.components = [c1]
+    glyphs["comp"] = comp
+    fb.setupGlyf(glyphs)
+    for name in ("a", "b", "comp"):
+        fb.font["glyf"][name].program = phantom_program(16)
+    finish_tables(fb, order, "VarPhantoms", {"comp": 640})
+    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+    phantoms_hi = [(10, 21), (30, -41), (-52, 60), (70, 83)]
+    phantoms_lo = [(-13, 7), (-9, 18), (44, -5), (-6, -29)]
+    every = [(i % 5 - 2, 3 - i % 4) for i in range(16)]
+    fb.setupGvar({
+        "a": [TupleVariation({"wght": (0, 1.0, 1.0)}, every + phantoms_hi),
+              TupleVariation({"wght": (-1.0, -1.0, 0)}, every[::-1] + phantoms_lo)],
+        "b": [TupleVariation({"wght": (0, 1.0, 1.0)}, [None] * 16 + phantoms_hi),
+              TupleVariation({"wght": (-1.0, -0.5, 0)}, [None] * 16 + phantoms_lo)],
+        "comp": [TupleVariation({"wght": (0, 1.0, 1.0)}, [(7, -3)] + phantoms_hi),
+                 TupleVariation({"wght": (-1.0, -1.0, 0)}, [(-4, 9)] + phantoms_lo)],
+    })
+    if with_hvar:
+        from fontTools.varLib import builder as vb
+        from fontTools.ttLib.tables import otTables
+        regions = vb.buildVarRegionList([{"wght": (0.0, 1.0, 1.0)}, {"wght": (-1.0, -1.0, 0.0)}], ["wght"])
+        store = vb.buildVarStore(regions, [vb.buildVarData([0, 1], [[0, 0], [25, -17], [-31, 12]])])
+        hvar = newTable("HVAR")
+        hvar.table = otTables.HVAR()
+        hvar.table.Version = 0x00010000
+        hvar.table.VarStore = store
+        mapping = {".notdef": 0, "a": 1, "b": 2, "comp": 1}
+        for field in ("AdvWidthMap", "LsbMap"):
+            m = otTables.VarIdxMap()
+            m.mapping = dict(mapping)
+            setattr(hvar.table, field, m)
+        hvar.table.RsbMap = None
+        fb.font["HVAR"] = hvar
+    fb.save(path)
+
+
 def build_gvar_bomb(path):
     """A glyph whose deltas cost more than the gvar work budget
     (FV_BUDGET_GVAR_GLYPH_STEPS, vm/common/budget.h) at wght=1: 1,000
@@ -362,6 +436,8 @@ def main():
     build_gvar(os.path.join(out, "var_gvar.ttf"))
     build_cvar(os.path.join(out, "var_cvar.ttf"))
     build_hvar(os.path.join(out, "var_hvar.ttf"))
+    build_phantoms(os.path.join(out, "var_phantoms.ttf"), False)
+    build_phantoms(os.path.join(out, "var_phantoms_hvar.ttf"), True)
     build_gvar_bomb(os.path.join(out, "var_gvar_bomb.ttf"))
 
 

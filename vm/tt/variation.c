@@ -96,15 +96,29 @@ static fv_status deltas(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, uint
                                           b->dx, b->dy, &b->gvar, mem, err);
     if (st != FV_OK && err)
         err->glyph = gid;
-    /* COMPAT(freetype): with HVAR, pp2 keeps its place (HVAR has varied
-     * the advance already) while pp1 takes its gvar deltas, which move the
-     * origin (v35 and native v40 shift the outline by the hinted pp1).
-     * Measured on copies of Karla Italic at wght=300: pp2's gvar deltas
-     * zeroed or made 4 times larger change nothing, pp1 given -43.5 units
-     * shifts quotesingle (simple) and acute (composite) by 1 px at 24.8
-     * ppem in v35. */
-    if (st == FV_OK && v->has_hvar && n >= 4)
-        b->dx[n - 3] = b->dy[n - 3] = 0;
+    /* COMPAT(freetype): each phantom point takes gvar's delta on one
+     * axis only: pp1 and pp2 on x, pp3 and pp4 on y (FreeType 2.12.1 drops
+     * the others).  Measured on a synthetic font whose glyph program
+     * copies every phantom's current, original and original-unit (MD[1])
+     * coordinates into outline points (var_phantoms.ttf of
+     * tests/tt/make_var_fonts.py):
+     * pp1/pp2 y and pp3/pp4 x stay where hmtx and the vertical metrics
+     * put them, with the deltas given to every point or to the phantoms
+     * alone, with HVAR or VVAR or neither (fuzz F-36: an IUP[y] that
+     * reads pp1's y through the fpgm).
+     * With HVAR, pp2 keeps its place on x too (HVAR has varied the advance
+     * already) while pp1 takes its x delta, which moves the origin (v35
+     * and native v40 shift the outline by the hinted pp1), with or without
+     * HVAR's lsb mapping.  Measured on copies of Karla Italic at wght=300:
+     * pp2's gvar deltas zeroed or made 4 times larger change nothing, pp1
+     * given -43.5 units shifts quotesingle (simple) and acute (composite)
+     * by 1 px at 24.8 ppem in v35. */
+    if (st == FV_OK && n >= 4) {
+        b->dy[n - 4] = b->dy[n - 3] = 0;
+        b->dx[n - 2] = b->dx[n - 1] = 0;
+        if (v->has_hvar)
+            b->dx[n - 3] = 0;
+    }
     return st;
 }
 
