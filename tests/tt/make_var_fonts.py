@@ -72,6 +72,19 @@ def curvy(pen, x0, y0, x1, y1):
     pen.closePath()
 
 
+def composite(*parts):
+    """A composite glyph of (glyph name, x, y) components, offsets as x/y
+    values rounded to the grid."""
+    g = Glyph()
+    g.numberOfContours = -1
+    g.components = []
+    for name, x, y in parts:
+        c = GlyphComponent()
+        c.glyphName, c.x, c.y, c.flags = name, x, y, 0x0002 | 0x0004
+        g.components.append(c)
+    return g
+
+
 def base_font(axes, names):
     fb = FontBuilder(1000, isTTF=True)
     order = [".notdef"] + names
@@ -114,12 +127,7 @@ def simple_glyphs():
 def build_gvar(path):
     fb, order = base_font(None, ["a", "b", "comp"])
     glyphs = simple_glyphs()
-    comp = Glyph()
-    comp.numberOfContours = -1
-    c1 = GlyphComponent(); c1.glyphName = "a"; c1.x, c1.y, c1.flags = 0, 0, 0x0002 | 0x0004
-    c2 = GlyphComponent(); c2.glyphName = "b"; c2.x, c2.y, c2.flags = 610, 35, 0x0002 | 0x0004
-    comp.components = [c1, c2]
-    glyphs["comp"] = comp
+    glyphs["comp"] = composite(("a", 0, 0), ("b", 610, 35))
     fb.setupGlyf(glyphs)
     finish_tables(fb, order, "VarGvar", {"comp": 1250})
     axes = [("wght", 100, 400, 900, "Weight"), ("wdth", 50, 100, 200, "Width")]
@@ -183,11 +191,7 @@ def build_hvar(path):
         pen = TTGlyphPen(None)
         box(pen, 20 + i % 7, 0, 140 + i, 600 + 3 * i)
         glyphs["g%d" % i] = pen.glyph()
-    comp = Glyph()
-    comp.numberOfContours = -1
-    c1 = GlyphComponent(); c1.glyphName = "g3"; c1.x, c1.y, c1.flags = 30, 0, 0x0002 | 0x0004
-    comp.components = [c1]
-    glyphs["comp"] = comp
+    glyphs["comp"] = composite(("g3", 30, 0))
     fb.setupGlyf(glyphs)
     advances = {"g%d" % i: 180 + i for i in range(40)}
     advances["comp"] = 244
@@ -366,11 +370,7 @@ def build_phantoms(path, with_hvar):
         for i in range(4):           # 16 points to write the results into
             box(pen, 100 + 50 * i, 50 * i, 500 - 50 * i, 700 - 50 * i)
         glyphs[name] = pen.glyph()
-    comp = Glyph()
-    comp.numberOfContours = -1
-    c1 = GlyphComponent(); c1.glyphName = "a"; c1.x, c1.y, c1.flags = 20, 10, 0x0002 | 0x0004
-    comp.components = [c1]
-    glyphs["comp"] = comp
+    glyphs["comp"] = composite(("a", 20, 10))
     fb.setupGlyf(glyphs)
     for name in ("a", "b", "comp"):
         fb.font["glyf"][name].program = phantom_program(16)
