@@ -30,7 +30,12 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
     c->glyph = FV_NO_VALUE;
     c->pedantic = size->req.pedantic;
     c->mode = size->mode;
-    c->num_glyphs = size->face->sf->maxp.num_glyphs;
+    /* COMPAT(freetype): the glyph count behind the LOOPCALL and negative
+     * jump ceilings is FreeType's face glyph count: maxp's numGlyphs cut
+     * to the glyphs a short loca covers when the file has no room for the
+     * missing entries (sfnt.c read_loca; F-30). */
+    const sfnt_font *loaded = size->face->sf;
+    c->num_glyphs = loaded->loca ? loaded->loca_glyphs : loaded->maxp.num_glyphs;
     c->m = size->m;
     c->exec_x_scale = size->m.x_scale;
     c->exec_y_scale = size->m.y_scale;
