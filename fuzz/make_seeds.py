@@ -11,7 +11,10 @@ when the committed seeds differ from what would be generated.
 Seeds per target (each ends with the target's trailer, see fuzz/<t>.c):
   sfnt       small subset fonts (first glyphs of each corpus font, hinting
              tables kept), a few of them as WOFF/WOFF2 (and a WOFF2
-             collection), the Graphite test fonts, edge-case directories
+             collection), the corpus's variable fonts subset and the
+             synthetic variable fonts of tests/tt/make_var_fonts.py (at
+             three locations each), the Graphite test fonts, edge-case
+             directories
   tt_font    the subset fonts of hinted TrueType fonts, at a few size/mode
              trailers
   tt_program per-glyph programs, fpgm and prep of the corpus fonts, with
@@ -482,6 +485,65 @@ def tt_var_seeds(program_seeds):
     return out
 
 
+# The corpus's variable fonts (conform.toml: karla-variable,
+# inter-variable), subset for the sfnt seeds with their variation tables.
+VAR_FONTS = ("/usr/share/fonts/truetype/karla-variable/Karla[wght].ttf",
+             "/usr/share/fonts/truetype/karla-variable/Karla-Italic[wght].ttf",
+             "/usr/share/fonts/truetype/inter-vf/Inter.var.ttf")
+VAR_SUBSET_TEXT = "Aabgo,é"
+
+
+def reproducible_bytes(font):
+    """The bytes of a fontTools font with its timestamps zeroed."""
+    import io
+    font["head"].created = font["head"].modified = 0
+    buf = io.BytesIO()
+    font.save(buf)
+    return buf.getvalue()
+
+
+def var_font_seeds():
+    """[(label, bytes)]: the corpus's variable fonts subset by fontTools
+    (a few Latin glyphs; fvar, avar, gvar, cvar, HVAR kept, layout dropped)
+    and the synthetic feature fonts of tests/tt/make_var_fonts.py (shared
+    and private points, intermediate regions, phantom deltas, composites,
+    cvar, HVAR)."""
+    import io
+    import tempfile
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+    out = []
+    for path in VAR_FONTS:
+        if not os.path.exists(path):
+            continue
+        opts = subset.Options()
+        opts.hinting = True
+        opts.layout_features = []
+        opts.drop_tables += ["GSUB", "GPOS", "GDEF", "STAT", "MVAR", "DSIG"]
+        opts.name_IDs = []
+        opts.notdef_outline = True
+        font = TTFont(path, recalcTimestamp=False)
+        sub = subset.Subsetter(opts)
+        sub.populate(text=VAR_SUBSET_TEXT)
+        sub.subset(font)
+        out.append(("var-" + sanitize(os.path.basename(path).rsplit(".", 1)[0]).strip("-"),
+                    reproducible_bytes(font)))
+    sys.path.insert(0, os.path.join(ROOT, "tests", "tt"))
+    import make_var_fonts
+    builders = (("gvar", make_var_fonts.build_gvar), ("cvar", make_var_fonts.build_cvar),
+                ("hvar", make_var_fonts.build_hvar),
+                ("phantoms", lambda p: make_var_fonts.build_phantoms(p, False)),
+                ("phantoms-hvar", lambda p: make_var_fonts.build_phantoms(p, True)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, build in builders:
+            path = os.path.join(tmp, name + ".ttf")
+            build(path)
+            with open(path, "rb") as fh:
+                font = TTFont(io.BytesIO(fh.read()), recalcTimestamp=False)
+            out.append(("var-synthetic-" + name, reproducible_bytes(font)))
+    return out
+
+
 def sanitize(s):
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in s)[:40]
 
@@ -584,6 +646,12 @@ def generate():
     # The same subsets as WOFF and WOFF2 (vm/sfnt/woff.c, woff2.c).
     for label, data in web_font_seeds(subsets):
         S.add("sfnt", label, data + bytes(TRAILER["sfnt"]))
+
+    # Variable fonts, each at three locations (fuzz/sfnt.c takes them from
+    # trailer byte 3).
+    for label, data in var_font_seeds():
+        for k in (0, 0x55, 0xC3):
+            S.add("sfnt", "%s-%02x" % (label, k), data + bytes([0, 0, 0, k]))
 
     # Hand-written sfnt edge cases.
     edge = {
