@@ -67,10 +67,27 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
     if (st != FV_OK)
         goto fail;
     face->num_glyphs = face->tables.maxp_glyphs;
-    grv_table(sf, SFNT_TAG_Glat, &glat);
-    grv_table(sf, SFNT_TAG_Gloc, &gloc);
-    grv_table(sf, SFNT_TAG_Feat, &feat);
-    grv_table(sf, SFNT_TAG_Sill, &sill);
+    /* COMPAT(graphite2): its own tables come through its decompressing
+     * wrapper (tables.c), which leaves a table it cannot decode absent:
+     * no Feat or Sill then, and no face without Silf, Glat or Gloc. */
+    const char *dropped;
+    st = grv_gr_table(face, SFNT_TAG_Silf, 0x00050000u, GRV_SLOT_SILF, &silf, &dropped, err);
+    if (st == FV_OK && dropped)
+        st = sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, 4, dropped);
+    if (st == FV_OK)
+        st = grv_gr_table(face, SFNT_TAG_Glat, 0x00030000u, GRV_SLOT_GLAT, &glat, &dropped, err);
+    if (st == FV_OK && dropped)
+        st = sfnt_fail(err, FV_E_GR_BAD_GLAT, SFNT_TAG_Glat, 4, dropped);
+    if (st == FV_OK)
+        st = grv_gr_table(face, SFNT_TAG_Gloc, 0xffffffffu, GRV_SLOT_GLOC, &gloc, &dropped, err);
+    if (st == FV_OK && dropped)
+        st = sfnt_fail(err, FV_E_GR_BAD_GLAT, SFNT_TAG_Gloc, 4, dropped);
+    if (st == FV_OK)
+        st = grv_gr_table(face, SFNT_TAG_Feat, 0xffffffffu, GRV_SLOT_FEAT, &feat, &dropped, err);
+    if (st == FV_OK)
+        st = grv_gr_table(face, SFNT_TAG_Sill, 0xffffffffu, GRV_SLOT_SILL, &sill, &dropped, err);
+    if (st != FV_OK)
+        goto fail;
     st = grv_glat_load(face, glat, gloc, err);
     if (st != FV_OK)
         goto fail;
@@ -109,8 +126,8 @@ void fv_gr_face_free(fv_gr_face *face)
     fv_mem_free(mem, face->attrs);
     fv_mem_free(mem, face->octaboxes);
     fv_mem_free(mem, face->subboxes);
-    fv_mem_free(mem, face->decompressed[0]);
-    fv_mem_free(mem, face->decompressed[1]);
+    for (unsigned i = 0; i < GRV_TABLE_SLOTS; i++)
+        fv_mem_free(mem, face->decompressed[i]);
     fv_mem_free(mem, face->cmap_bmp);
     fv_mem_free(mem, face);
 }

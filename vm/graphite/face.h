@@ -25,6 +25,11 @@
  * Nastaliq's Silf, 1,331,103 bytes (from 167,035). */
 #define GRV_BUDGET_TABLE_BYTES (32u * 1024u * 1024u)
 
+/* Where each of graphite2's own tables keeps its decompressed bytes
+ * (fv_gr_face.decompressed). */
+enum grv_table_slot { GRV_SLOT_SILF, GRV_SLOT_GLAT, GRV_SLOT_GLOC, GRV_SLOT_FEAT, GRV_SLOT_SILL,
+                      GRV_TABLE_SLOTS };
+
 /* A piece of rule code (a sub-span of the Silf subtable). */
 typedef struct grv_code {
     fv_span code;
@@ -158,7 +163,7 @@ struct fv_gr_face {
     uint8_t collision_boxes;      /* Glat version >= 3.0 read as signed: collisions usable */
     grv_subbox *subboxes;
     uint32_t num_subboxes;
-    uint8_t *decompressed[2];     /* owned LZ4 output for Silf / Glat */
+    uint8_t *decompressed[GRV_TABLE_SLOTS]; /* owned LZ4 output, by grv_table_slot */
     /* The cmap's answer for every BMP code point (sfnt_cmap_fill_bmp), so
      * that shaping does not search the cmap per character; NULL when the
      * subtable is not in the form the one-walk fill needs (then each
@@ -198,8 +203,14 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
 fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err);
 fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err);
 void grv_feat_free(fv_gr_face *face);
-fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv_span *out,
-                        fv_error *err);
+/* graphite2's own table `tag` as its table wrapper hands it over: LZ4
+ * decompressed (into face->decompressed[slot]) when it holds at least 20
+ * bytes and its version is min_version or more (Silf 5.0, Glat 3.0, the
+ * rest 0xFFFFFFFF).  A table the wrapper cannot decode is absent, with
+ * *dropped saying why (NULL otherwise); the error is FV_E_BUDGET_TABLE_SIZE
+ * or FV_E_NOMEM. */
+fv_status grv_gr_table(fv_gr_face *face, uint32_t tag, uint32_t min_version, unsigned slot,
+                       fv_span *out, const char **dropped, fv_error *err);
 fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
 fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err);
 /* Face-level lookups (segment.c, silf.c). */

@@ -9,8 +9,16 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
         return FV_OK;
     uint32_t version;
     uint16_t n;
-    if (fv_rd_u32(feat, 0, &version) != FV_OK || fv_rd_u16(feat, 4, &n) != FV_OK)
+    /* COMPAT(graphite2): the 12-byte header must be there (measured on
+     * small.ttf: a Feat of 4 to 11 bytes fails the face, with or without
+     * features) */
+    if (feat.len < 12 || fv_rd_u32(feat, 0, &version) != FV_OK || fv_rd_u16(feat, 4, &n) != FV_OK)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 0, "header");
+    /* COMPAT(graphite2): a Feat of no features is no features, whatever its
+     * version says (measured on small.ttf: versions 0, 1, 2, 0x8000, 0xFFFF
+     * of 0 features load, F-31) */
+    if (n == 0)
+        return FV_OK;
     /* COMPAT(graphite2): a version below 1.0 fails the face (measured on
      * charis and small.ttf: 0, 1, 0x8000, 0xFFFF refused; 0x00010000 to
      * 0x0001FFFF read as 1.0); from 2.0 up (0xFFFFFFFF included) the 2.0

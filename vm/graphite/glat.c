@@ -163,9 +163,6 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
     int octaboxes = 0;
     if (version >= 0x00030000) {
         uint32_t comp;
-        st = grv_lz4_table(face, glat, SFNT_TAG_Glat, 1, &glat, err);
-        if (st != FV_OK)
-            return st;
         if (fv_rd_u32(glat, 4, &comp) != FV_OK)
             GLAT_FAIL(SFNT_TAG_Glat, 4, "header");
         /* COMPAT(graphite2): 1.3.14 assumes octaboxes in every v3 table,

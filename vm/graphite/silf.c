@@ -1,7 +1,6 @@
 /* Silf table: the rules.  Versions 2.0 to 5.x (5.x may be LZ4-compressed).
  * Layout per the Graphite Table Format (GTF) "Silf" section; only the first
  * subtable is used, as graphite2 does for a segment without a script tag. */
-#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,50 +11,6 @@
     do { st = sfnt_fail(err, FV_E_GR_BAD_SILF, SFNT_TAG_Silf, (off), (msg)); goto fail; } while (0)
 #define RD(expr, off, msg) \
     do { if ((expr) != FV_OK) SILF_FAIL((off), (msg)); } while (0)
-
-/* Decompresses a v5 Silf / v3 Glat table (scheme 1 = LZ4 block).  The output
- * is the whole table; its first 8 bytes are the original header. */
-fv_status grv_lz4_table(fv_gr_face *face, fv_span in, uint32_t tag, int slot, fv_span *out,
-                        fv_error *err)
-{
-    uint32_t hdr;
-    if (fv_rd_u32(in, 4, &hdr) != FV_OK)
-        return sfnt_fail(err, FV_E_TRUNCATED, tag, 4, "compression header");
-    uint32_t scheme = hdr >> 27, size = hdr & 0x07ffffffu;
-    if (scheme == 0) {
-        *out = in;
-        return FV_OK;
-    }
-    if (scheme != 1)
-        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 4,
-                         "unknown compression scheme");
-    if (size < 8 || in.len < 8 || in.len - 8 > (size_t)INT32_MAX)
-        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 4,
-                         "bad decompressed size");
-    /* A hardening limit (graphite2 takes up to 2^27 bytes): refused before
-     * anything is allocated or decompressed. */
-    if (size > GRV_BUDGET_TABLE_BYTES) {
-        fv_status st = sfnt_fail(err, FV_E_BUDGET_TABLE_SIZE, tag, 4,
-                                 "compressed table expands beyond the size budget");
-        err->index = size;
-        return st;
-    }
-    uint8_t *buf = fv_mem_alloc(face->mem, size);
-    if (!buf)
-        return sfnt_fail(err, FV_E_NOMEM, tag, 4, "decompression buffer");
-    int n = LZ4_decompress_safe((const char *)in.data + 8, (char *)buf, (int)(in.len - 8),
-                                (int)size);
-    if (n != (int)size) {
-        fv_mem_free(face->mem, buf);
-        return sfnt_fail(err, tag == SFNT_TAG_Silf ? FV_E_GR_BAD_SILF : FV_E_GR_BAD_GLAT, tag, 8,
-                         "LZ4 decompression failed");
-    }
-    face->decompressed[slot] = buf;
-    out->data = buf;
-    out->len = size;
-    return FV_OK;
-}
-
 
 /* graphite2's load-time analysis of action code, which decides where it
  * inserts temporary copies (its TEMP_COPY): walking every opcode (dead code
@@ -488,11 +443,6 @@ fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err)
     RD(fv_rd_u32(table, 0, &version), 0, "version");
     if (version < 0x00020000 || version >= 0x00060000)
         return sfnt_fail(err, FV_E_BAD_VERSION, SFNT_TAG_Silf, 0, "unsupported Silf version");
-    if (version >= 0x00050000) {
-        st = grv_lz4_table(face, table, SFNT_TAG_Silf, 0, &table, err);
-        if (st != FV_OK)
-            return st;
-    }
     uint16_t num_silf;
     uint64_t base;
     if (version >= 0x00030000) {

@@ -10,6 +10,8 @@
  * gr_make_face_with_ops + gr_face_preloadAll and gr_make_seg, on corpus
  * fonts damaged one way at a time (conformance/graphite/header_sweep.py,
  * variant "sfnt"; fuzz/FINDINGS.md F-25 and F-28). */
+#include <string.h>
+
 #include "common/check.h"
 #include "graphite/face.h"
 
@@ -196,5 +198,156 @@ fv_status grv_glyph_metrics(const fv_gr_face *face, uint32_t g, grv_glyph *gl, f
     } else if (nlong && (uint64_t)nlong * 4 + (uint64_t)(g - nlong) * 2 < v->hmtx.len - 2) {
         (void)fv_rd_u16(v->hmtx, (uint64_t)(nlong - 1) * 4, &gl->advance);
     }
+    return FV_OK;
+}
+
+/* ---- graphite2's own tables: the compression wrapper ----
+ *
+ * graphite2 hands every table of its own through one wrapper that may
+ * decompress it, and whatever the wrapper cannot make of a table leaves the
+ * table absent; what absence means is the reader's business (no Feat is no
+ * features, no Silf no face).  Each rule below was measured against
+ * graphite2 1.3.14 on Awami Nastaliq (LZ4 Silf and Glat), small.ttf and
+ * charis with one factor changed at a time (fuzz/FINDINGS.md F-31, F-32). */
+
+/* The header the wrapper looks at: version, then the scheme in the top 5
+ * bits of the second u32 and the decompressed size in the other 27. */
+#define COMPRESSED_HEADER 8u
+/* Tables shorter than this are taken as they are, whatever the header says
+ * (measured: a Sill of version 0xFFFFFFFF with an LZ4 scheme is refused at
+ * 19 bytes, absent at 20). */
+#define MIN_COMPRESSIBLE 20u
+#define SCHEME_NONE 0u
+#define SCHEME_LZ4 1u
+/* Every LZ4 match leaves this many bytes of output for literals. */
+#define LZ4_LAST_LITERALS 5u
+/* A sequence is the block's last when fewer bytes than this follow its
+ * literals; they are ignored. */
+#define LZ4_FINAL_TAIL 8u
+
+/* An LZ4 length's extension bytes (the block format: 255 means another
+ * byte follows); 0 when they run past the input. */
+static int lz4_length(const uint8_t *in, size_t in_len, size_t *pos, size_t *len)
+{
+    uint8_t b;
+    do {
+        if (*pos >= in_len)
+            return 0;
+        b = in[(*pos)++];
+        *len += b;
+    } while (b == 255);
+    return 1;
+}
+
+/* Decodes an LZ4 block as graphite2 accepts one, into out (out_len bytes;
+ * NULL counts without writing).  Returns the bytes produced, or -1 where
+ * graphite2 gives up.  graphite2 decodes with its own code, not liblz4,
+ * and accepts blocks liblz4 refuses and the reverse, so the project's
+ * liblz4 cannot make this decision (measured):
+ *   - the compressed stream must be shorter than its output;
+ *   - a sequence is the last when fewer than 8 bytes follow its literals,
+ *     and those bytes are ignored (up to 7 trailing bytes of anything);
+ *   - a match must leave 5 bytes of output (LZ4's last literals), but may
+ *     start within the last 12 (liblz4 refuses that);
+ *   - a match offset of 0 or before the start fails (liblz4 takes 0);
+ *   - literals or a match past the output, or lengths past the input, fail. */
+static int64_t lz4_block(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    if (in_len >= out_len)
+        return -1;
+    size_t pos = 0, done = 0;
+    for (;;) {
+        if (pos >= in_len)
+            return -1;
+        uint8_t token = in[pos++];
+        size_t lit = token >> 4;
+        if (lit == 15 && !lz4_length(in, in_len, &pos, &lit))
+            return -1;
+        if (lit > in_len - pos || lit > out_len - done)
+            return -1;
+        if (out)
+            memcpy(out + done, in + pos, lit);
+        pos += lit;
+        done += lit;
+        if (in_len - pos < LZ4_FINAL_TAIL)
+            return (int64_t)done;
+        size_t offset = (size_t)in[pos] | (size_t)in[pos + 1] << 8;
+        pos += 2;
+        size_t match = token & 15;
+        if (match == 15 && !lz4_length(in, in_len, &pos, &match))
+            return -1;
+        match += 4;
+        if (offset == 0 || offset > done || out_len - done < LZ4_LAST_LITERALS ||
+            match > out_len - done - LZ4_LAST_LITERALS)
+            return -1;
+        if (out) {
+            /* overlapping copies repeat the last `offset` bytes */
+            for (size_t k = 0; k < match; k++)
+                out[done + k] = out[done + k - offset];
+        }
+        done += match;
+    }
+}
+
+fv_status grv_gr_table(fv_gr_face *face, uint32_t tag, uint32_t min_version, unsigned slot,
+                       fv_span *out, const char **dropped, fv_error *err)
+{
+    *dropped = NULL;
+    fv_span t;
+    if (!grv_table(face->sfnt, tag, &t)) {
+        out->data = NULL;
+        out->len = 0;
+        return FV_OK;
+    }
+    *out = t;
+    uint32_t version, hdr;
+    if (t.len < MIN_COMPRESSIBLE || fv_rd_u32(t, 0, &version) != FV_OK ||
+        fv_rd_u32(t, 4, &hdr) != FV_OK || version < min_version)
+        return FV_OK;
+    uint32_t scheme = hdr >> 27, size = hdr & 0x07ffffffu;
+    if (scheme == SCHEME_NONE)
+        return FV_OK;
+    out->data = NULL;
+    out->len = 0;
+    if (scheme != SCHEME_LZ4) {
+        *dropped = "unknown compression scheme";
+        return FV_OK;
+    }
+    /* in_len is at least 12 and a block decodes only to more bytes than
+     * it has, so a decoded table holds its version */
+    const uint8_t *in = t.data + COMPRESSED_HEADER;
+    size_t in_len = t.len - COMPRESSED_HEADER;
+    if (size > GRV_BUDGET_TABLE_BYTES) {
+        /* A hardening limit (graphite2 takes up to 2^27 bytes), decided
+         * without allocating: a stream graphite2 would give up on leaves
+         * the table absent as there; one it would decode is refused. */
+        if (lz4_block(in, in_len, NULL, size) != (int64_t)size) {
+            *dropped = "LZ4 decompression failed";
+            return FV_OK;
+        }
+        fv_status st = sfnt_fail(err, FV_E_BUDGET_TABLE_SIZE, tag, 4,
+                                 "compressed table expands beyond the size budget");
+        err->index = size;
+        return st;
+    }
+    uint8_t *buf = fv_mem_alloc(face->mem, size);
+    if (!buf)
+        return sfnt_fail(err, FV_E_NOMEM, tag, 4, "decompression buffer");
+    uint32_t inner = 0;
+    if (lz4_block(in, in_len, buf, size) != (int64_t)size) {
+        *dropped = "LZ4 decompression failed";
+    } else {
+        inner = (uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3];
+        if (inner != version)
+            *dropped = "decompressed version differs from the header's";
+    }
+    if (*dropped) {
+        fv_mem_free(face->mem, buf);
+        return FV_OK;
+    }
+    fv_mem_free(face->mem, face->decompressed[slot]);
+    face->decompressed[slot] = buf;
+    out->data = buf;
+    out->len = size;
     return FV_OK;
 }
