@@ -114,12 +114,12 @@ static void pick_chars(const grb_base *b, uint32_t *other, uint16_t *adv_a)
     fv_error err;
     assert_int_equal(fv_font_open_memory(b->font, b->size, 0, NULL, &f, &err), FV_OK);
     assert_int_equal(fv_gr_face_new(f, &face, &err), FV_OK);
-    uint16_t ga = face->cmap_bmp ? face->cmap_bmp['a'] : 0;
+    uint16_t ga = (uint16_t)grv_cmap_lookup(face, 'a');
     assert_true(ga && ga < face->num_glyphs);
     *adv_a = face->glyphs[ga].advance;
     *other = 0;
     for (uint32_t c = 'b'; c <= 'z' && !*other; c++) {
-        uint16_t g = face->cmap_bmp[c];
+        uint16_t g = (uint16_t)grv_cmap_lookup(face, c);
         if (g && g < face->num_glyphs && face->glyphs[g].advance != *adv_a)
             *other = c;
     }

@@ -85,8 +85,11 @@ static uint32_t format4_segments(fv_span s)
     (void)fv_rd_u16(s, 6, &seg2);
     uint32_t n = seg2 >> 1;
     FV_TESTCASE(len == s.len);           /* the subtable ends cmap */
-    FV_TESTCASE(n && len == 14 + 8 * n); /* no glyph id array */
-    if (len > s.len || n == 0 || len < 14 + 8 * n)
+    FV_TESTCASE(n && len == 16 + 8 * n); /* no glyph id array */
+    /* COMPAT(graphite2): the four arrays and the pad between endCode and
+     * startCode must fit the length (measured: 3 segments in a length of
+     * 39 map nothing, in 40 they map) */
+    if (len > s.len || n == 0 || len < 16 + 8 * n)
         return 0;
     (void)fv_rd_u16(s, 14 + 2 * (uint64_t)(n - 1), &last);
     return last == 0xFFFF ? n : 0;
@@ -109,42 +112,147 @@ static uint32_t format12_groups(fv_span s, int *ok)
     return n;
 }
 
-/* Code point c in format 4 segment i (n segments): its glyph, 0 when the
- * glyph id array entry lies past the subtable's length. */
-static uint16_t format4_glyph(fv_span s, uint32_t n, uint32_t i, uint32_t c)
+/* A format 4 subtable's arrays, as graphite2 walks them. */
+typedef struct {
+    fv_span s;
+    uint32_t n;     /* segments */
+    uint16_t len;   /* the subtable's length field */
+} format4;
+
+static uint16_t f4_end(const format4 *t, uint32_t i)
 {
-    uint16_t start = 0, delta = 0, range = 0, len = 0;
-    uint64_t ends = 14, starts = ends + 2 * (uint64_t)n + 2;
-    uint64_t deltas = starts + 2 * (uint64_t)n, ranges = deltas + 2 * (uint64_t)n;
-    (void)fv_rd_u16(s, starts + 2 * (uint64_t)i, &start);
-    (void)fv_rd_u16(s, deltas + 2 * (uint64_t)i, &delta);
-    (void)fv_rd_u16(s, ranges + 2 * (uint64_t)i, &range);
-    (void)fv_rd_u16(s, 2, &len);
+    uint16_t v = 0;
+    (void)fv_rd_u16(t->s, 14 + 2 * (uint64_t)i, &v);
+    return v;
+}
+
+static uint16_t f4_start(const format4 *t, uint32_t i)
+{
+    uint16_t v = 0;
+    (void)fv_rd_u16(t->s, 16 + 2 * (uint64_t)t->n + 2 * (uint64_t)i, &v);
+    return v;
+}
+
+/* Code point c through segment i: its glyph, 0 when c is outside the
+ * segment or the glyph id array entry lies past the subtable's length. */
+static uint16_t f4_glyph(const format4 *t, uint32_t i, uint32_t c)
+{
+    uint32_t n = t->n;
+    uint16_t start = f4_start(t, i), delta = 0, range = 0;
+    if (c < start || c > f4_end(t, i))
+        return 0;
+    uint64_t ranges = 16 + 6 * (uint64_t)n;
+    (void)fv_rd_u16(t->s, ranges - 2 * (uint64_t)n + 2 * (uint64_t)i, &delta);
+    (void)fv_rd_u16(t->s, ranges + 2 * (uint64_t)i, &range);
     if (range == 0)
         return (uint16_t)(c + delta);
-    uint64_t at = ranges + 2 * (uint64_t)i + range + 2 * (uint64_t)(c - start);
+    /* COMPAT(graphite2): idRangeOffset counts whole 16-bit units (an odd
+     * offset loses its low bit) */
+    uint64_t at = ranges + 2 * (uint64_t)i + (range & ~1u) + 2 * (uint64_t)(c - start);
     uint16_t g = 0;
-    if (at + 1 >= len || fv_rd_u16(s, at, &g) != FV_OK || g == 0)
+    if (at + 1 >= t->len || fv_rd_u16(t->s, at, &g) != FV_OK || g == 0)
         return 0;
     return (uint16_t)(g + delta);
 }
 
-/* Writes the BMP subtable's answers into map: segment by segment, each
- * code point from the segment's start (or just after the last one
- * written) to its end. */
-static void fill_format4(fv_span s, uint32_t n, uint16_t *map)
+/* The segment graphite2's search over endCode finds for c (it assumes the
+ * ends are sorted: on a table whose ends are not, it may find a segment
+ * that does not hold c, or miss one that does); n when there is none. */
+static uint32_t f4_search(const format4 *t, uint32_t c)
 {
-    int64_t last = -1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint16_t start = 0, end = 0;
-        (void)fv_rd_u16(s, 14 + 2 * (uint64_t)i, &end);
-        (void)fv_rd_u16(s, 14 + 2 * (uint64_t)n + 2 + 2 * (uint64_t)i, &start);
-        int64_t c = start > last ? start : last + 1;
-        for (; c <= end; c++)
-            map[c] = format4_glyph(s, n, i, (uint32_t)c);
-        if (end > last)
-            last = end;
+    uint32_t lo = 0, count = t->n;
+    while (count > 0) {
+        uint32_t half = count >> 1, mid = lo + half;
+        if (c <= f4_end(t, mid)) {
+            if (half == 0 || c > f4_end(t, mid - 1))
+                return mid;
+            count = half;
+        } else {
+            lo = mid + 1;
+            count -= half + 1;
+        }
     }
+    return t->n;
+}
+
+/* The code point after c in graphite2's walk of the subtable, and in *seg
+ * the segment whose answer it takes: within c's segment (found from *seg
+ * by stepping down past segments starting after c, then up past segments
+ * ending before it) the next code point, else the next segment's start;
+ * 0xFFFF ends the walk. */
+static uint32_t f4_next(const format4 *t, uint32_t c, uint32_t *seg)
+{
+    uint32_t i = *seg;
+    while (i > 0 && f4_start(t, i) > c)
+        i--;
+    while (i + 1 < t->n && f4_end(t, i) < c)
+        i++;
+    uint32_t start = f4_start(t, i);
+    if (start > c)
+        c = start - 1;
+    if (f4_end(t, i) > c) {
+        *seg = i;
+        return c + 1;
+    }
+    *seg = i + 1;
+    return i + 1 >= t->n ? 0xFFFF : f4_start(t, i + 1);
+}
+
+/* Writes the BMP subtable's answers into map as graphite2's cmap cache
+ * does: it walks the code points from the first segment's start with
+ * f4_next and asks each for its glyph, through the segment the walk is in
+ * or, while the walk is in the first segment, through f4_search.  A walk
+ * that steps back (unsorted segments) answers the code point it lands on
+ * again, then goes on after the furthest one reached; code point 0xFFFF is
+ * never asked (measured: fuzz/FINDINGS.md F-33, a first segment
+ * U+0020..U+4020 before one U+0061..U+0063 leaves 'a' to the second and
+ * U+0300 unmapped). */
+static void fill_format4(const format4 *t, uint16_t *map)
+{
+    uint32_t seg = 0, furthest = 0;
+    uint32_t c = f4_start(t, 0);
+    /* each pass moves `furthest` on by one at least: at most 65,535 passes */
+    while (c < 0xFFFF) {
+        uint32_t via = seg ? seg : f4_search(t, c);
+        map[c] = via < t->n ? f4_glyph(t, via, c) : 0;
+        if (c <= furthest)
+            c = furthest + 1;
+        furthest = c;
+        c = f4_next(t, c, &seg);
+    }
+}
+
+/* Pages of the BMP map: 256 code points each; the compact map keeps only
+ * pages with a glyph, behind a page index (page 0 of the compact map is
+ * the shared empty one). */
+#define BMP_PAGES 256u
+#define PAGE_SIZE 256u
+
+/* face->cmap_bmp from the full map: the page index, then the empty page,
+ * then every page holding a glyph. */
+static fv_status compact_bmp(fv_gr_face *face, const uint16_t *full, fv_error *err)
+{
+    uint32_t used = 0;
+    uint16_t index[BMP_PAGES];
+    for (uint32_t p = 0; p < BMP_PAGES; p++) {
+        const uint16_t *page = full + p * PAGE_SIZE;
+        uint32_t k = 0;
+        while (k < PAGE_SIZE && page[k] == 0)
+            k++;
+        index[p] = k < PAGE_SIZE ? (uint16_t)++used : 0;
+    }
+    size_t words = BMP_PAGES + (size_t)(used + 1) * PAGE_SIZE;
+    uint16_t *map = fv_mem_array(face->mem, words, sizeof(uint16_t));
+    if (!map)
+        return sfnt_fail(err, FV_E_NOMEM, FV_TAG('c', 'm', 'a', 'p'), 0, "character map");
+    memcpy(map, index, sizeof index);
+    memset(map + BMP_PAGES, 0, PAGE_SIZE * sizeof(uint16_t));
+    for (uint32_t p = 0; p < BMP_PAGES; p++)
+        if (index[p])
+            memcpy(map + BMP_PAGES + (size_t)index[p] * PAGE_SIZE, full + p * PAGE_SIZE,
+                   PAGE_SIZE * sizeof(uint16_t));
+    face->cmap_bmp = map;
+    return FV_OK;
 }
 
 fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
@@ -152,10 +260,12 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
     fv_span cmap = face->tables.cmap;
     static const uint16_t bmp_ids[][2] = {{3, 1}, {0, 3}, {0, 2}, {0, 1}, {0, 0}};
     static const uint16_t smp_ids[][2] = {{3, 10}, {0, 4}};
-    face->cmap_bmp = fv_mem_array(face->mem, 0x10000, sizeof(uint16_t));
-    if (!face->cmap_bmp)
+    /* built whole, then kept compact: what the face holds is the pages in
+     * use (issue 20: the whole map was 128 KiB of every face) */
+    uint16_t *full = fv_mem_array(face->mem, 0x10000, sizeof(uint16_t));
+    if (!full)
         return sfnt_fail(err, FV_E_NOMEM, FV_TAG('c', 'm', 'a', 'p'), 0, "character map");
-    memset(face->cmap_bmp, 0, 0x10000 * sizeof(uint16_t));
+    memset(full, 0, 0x10000 * sizeof(uint16_t));
     face->cmap_smp.data = NULL;
     face->cmap_smp.len = 0;
     face->cmap_smp_groups = 0;
@@ -183,24 +293,29 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
             if (seen[c >> 3] & (1u << (c & 7)))
                 continue;
             seen[c >> 3] |= (uint8_t)(1u << (c & 7));
-            face->cmap_bmp[c] = (uint16_t)(g + (c - lo));
+            full[c] = (uint16_t)(g + (c - lo));
         }
     }
     for (size_t k = 0; k < sizeof bmp_ids / sizeof bmp_ids[0]; k++) {
-        fv_span s = find_subtable(cmap, bmp_ids[k][0], bmp_ids[k][1]);
-        uint32_t n = format4_segments(s);
-        if (n) {
-            fill_format4(s, n, face->cmap_bmp);
+        format4 t = {find_subtable(cmap, bmp_ids[k][0], bmp_ids[k][1]), 0, 0};
+        t.n = format4_segments(t.s);
+        if (t.n) {
+            (void)fv_rd_u16(t.s, 2, &t.len);
+            fill_format4(&t, full);
             break;
         }
     }
-    return FV_OK;
+    fv_status st = compact_bmp(face, full, err);
+    fv_mem_free(face->mem, full);
+    return st;
 }
 
 uint32_t grv_cmap_lookup(const fv_gr_face *face, uint32_t c)
 {
-    if (c <= 0xFFFF)
-        return face->cmap_bmp ? face->cmap_bmp[c] : 0;
+    if (c <= 0xFFFF) {
+        const uint16_t *map = face->cmap_bmp;
+        return map ? map[BMP_PAGES + ((size_t)map[c >> 8] << 8) + (c & 0xFF)] : 0;
+    }
     if (c > 0x10FFFF)
         return 0;
     /* COMPAT(graphite2): the first group holding c answers, in file order,

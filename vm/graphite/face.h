@@ -164,10 +164,10 @@ struct fv_gr_face {
     grv_subbox *subboxes;
     uint32_t num_subboxes;
     uint8_t *decompressed[GRV_TABLE_SLOTS]; /* owned LZ4 output, by grv_table_slot */
-    /* The cmap's answer for every BMP code point (sfnt_cmap_fill_bmp), so
-     * that shaping does not search the cmap per character; NULL when the
-     * subtable is not in the form the one-walk fill needs (then each
-     * character is looked up). */
+    /* The cmap's answer for every BMP code point, as graphite2's cache
+     * holds them (cmap.c): a page index of 256 entries, then pages of 256
+     * glyph ids, page 0 the empty one shared by every page without a
+     * glyph; grv_cmap_lookup reads it. */
     uint16_t *cmap_bmp;
     fv_span cmap_smp;             /* graphite2's format 12 subtable (cmap.c), or empty */
     uint32_t cmap_smp_groups;
