@@ -14,14 +14,18 @@ collision flag of the first positioning pass), where the collision
 attributes are checked at load.
 
   header_sweep.py --bin BUILD [FONT-OR-FOLDER...] [--fonts NAME,...]
-                  [--collisions] [--limit N] [--workers N] [--out FILE.jsonl]
+                  [--collisions] [--no-sfnt | --only-sfnt | --only-compression]
+                  [--limit N] [--workers N] [--out FILE.jsonl]
                   [--text STRING] [--config conform.toml]
 
 Fonts: by default the Graphite font sets of conformance/conform.toml, each
 shaping the first line of its set's first text file; fonts given on the
 command line shape the first line of [graphite] default_texts (or --text).
 Compressed Silf/Glat tables (LZ4) are stored uncompressed first, so that the
-fields are bytes that can be rewritten.
+fields are bytes that can be rewritten.  The "sfnt" variant damages the sfnt
+tables graphite2 reads besides its own; the "compression" variant its table
+wrapper (compressed streams re-encoded; Gloc, Feat and Sill at version
+0xFFFFFFFF with each scheme).
 
 Exit status: 0 every verdict agrees; 1 some disagree (or an engine crashed);
 2 bad command line, configuration or font.
@@ -78,11 +82,10 @@ def replace_table(font, tag, data):
     return font + data
 
 
-def lz4_block(src, size):
-    """Decodes one LZ4 block (the format graphite2 uses for Silf v5 and
-    Glat v3 tables) into `size` bytes."""
-    out = bytearray()
-    i = 0
+def lz4_sequences(src):
+    """An LZ4 block as [(literals, offset, match length)], the last with
+    offset None (the bytes after its literals are dropped)."""
+    seqs, i = [], 0
 
     def length(n):
         nonlocal i
@@ -95,23 +98,37 @@ def lz4_block(src, size):
                     break
         return n
 
+    while i < len(src):
+        token = src[i]
+        i += 1
+        n = length(token >> 4)
+        literals = src[i:i + n]
+        i += n
+        if len(src) - i < 8:
+            seqs.append((literals, None, None))
+            return seqs
+        offset = src[i] | src[i + 1] << 8
+        i += 2
+        seqs.append((literals, offset, length(token & 15) + 4))
+    raise BadInput("LZ4 block without a last sequence")
+
+
+def lz4_block(src, size):
+    """Decodes one LZ4 block (the format graphite2 uses for Silf v5 and
+    Glat v3 tables) into `size` bytes."""
     try:
-        while i < len(src) and len(out) < size:
-            token = src[i]
-            i += 1
-            literals = length(token >> 4)
-            out += src[i:i + literals]
-            i += literals
-            if i >= len(src) or len(out) >= size:
-                break
-            distance = src[i] | src[i + 1] << 8
-            i += 2
-            if distance == 0 or distance > len(out):
-                raise BadInput("LZ4 match before the start of the table")
-            for _ in range(length(token & 15) + 4):
-                out.append(out[-distance])
+        seqs = lz4_sequences(src)
     except IndexError:
         raise BadInput("truncated LZ4 block")
+    out = bytearray()
+    for literals, distance, match in seqs:
+        out += literals
+        if distance is None:
+            break
+        if distance == 0 or distance > len(out):
+            raise BadInput("LZ4 match before the start of the table")
+        for _ in range(match):
+            out.append(out[-distance])
     if len(out) < size:
         raise BadInput("LZ4 block shorter than its declared size")
     return bytes(out[:size])
@@ -634,6 +651,116 @@ def sfnt_mutations(base):
 
 # --- the probe ---------------------------------------------------------------
 
+
+# --- graphite2's table wrapper (variant "compression") -------------------------
+
+def lz4_encode(seqs):
+    """The block of sequences [(literals, offset, match length)] (the last
+    with offset None), lengths encoded as the format says."""
+    out = bytearray()
+
+    def extra(n):
+        while n >= 255:
+            out.append(255)
+            n -= 255
+        out.append(n)
+
+    for literals, offset, match in seqs:
+        m = 0 if offset is None else match - 4
+        out.append(min(len(literals), 15) << 4 | min(m, 15))
+        if len(literals) >= 15:
+            extra(len(literals) - 15)
+        out += literals
+        if offset is not None:
+            out += struct.pack("<H", offset)
+            if m >= 15:
+                extra(m - 15)
+    return bytes(out)
+
+
+def compression_mutations(font):
+    """[(table, kind, value label, make)]: what graphite2's table wrapper
+    decides.  A compressed Silf (v5) or Glat (v3) re-encoded one factor at
+    a time: bytes after the last sequence, the last sequences' shapes (a
+    match leaving fewer than 5 bytes, starting within the last 12, ending
+    the block), offset 0, the stream as long as its output or one byte
+    shorter, the declared size off by one, another scheme, a decoded
+    version other than the header's; and every other Graphite table (Gloc,
+    Feat, Sill) given version 0xFFFFFFFF, the one at which graphite2 looks
+    for a compression header in them, with each scheme, at 19 and 20 bytes,
+    and LZ4-compressed whole."""
+    out = []
+
+    def add(tag, kind, label, data):
+        out.append((tag, kind, label, lambda: replace_table(font, tag, data)))
+
+    for tag, min_version in (("Silf", 0x50000), ("Glat", 0x30000)):
+        t = get_table(font, tag)
+        if t is None or len(t) < 20:
+            continue
+        version, hdr = struct.unpack_from(">II", t)
+        if version < min_version or hdr >> 27 != 1:
+            continue
+        size, stream = hdr & 0x07FFFFFF, t[8:]
+        seqs = lz4_sequences(stream)
+        raw = lz4_block(stream, size)
+        head = seqs[:-1]
+        last = seqs[-1][0] + b"\0"   # the decoded table then ends in zeros a match can repeat
+
+        def packed(body, declared, v=version, scheme=1):
+            return struct.pack(">II", v, scheme << 27 | declared) + body
+
+        for n in (1, 7, 8, 9):
+            for fill in (b"\0", b"\xff"):
+                add(tag, "lz4.trailing", f"{n} x {fill.hex()}", packed(stream + fill * n, size))
+        for d in (-1, 1):
+            add(tag, "lz4.declared", f"size {d:+d}", packed(stream, size + d))
+        for scheme in (0, 2, 31):
+            add(tag, "lz4.scheme", str(scheme), packed(stream, size, scheme=scheme))
+        z = 32
+        grown = len(raw) + 1 + z
+        for m in (26, 27, 28, 31):      # a match, then 32 - m literals (the block ends there)
+            body = lz4_encode(head + [(last, 1, m)] + ([(b"\0" * (z - m), None, None)] if z > m else []))
+            add(tag, "lz4.last_match", f"match {m}, {z - m} literals after", packed(body, grown))
+        for k in (20, 21, 22):          # a 6-byte match starting k - 32 bytes before the end
+            body = lz4_encode(head + [(last + b"\0" * k, 1, z - k - 5), (b"\0" * 5, None, None)])
+            add(tag, "lz4.last_match", f"starts {z - k} bytes before the end", packed(body, grown))
+        body = lz4_encode(head + [(last, 0, 27), (b"\0" * 5, None, None)])
+        add(tag, "lz4.offset", "0", packed(body, grown))
+        # the stream as long as its output, and one byte shorter: the table
+        # as one run of literals, then zeros enough to pay for its length
+        # bytes, most of them one match
+        zs = len(raw) // 255 + 64
+        for target in (-1, 0):
+            for k in range(zs - 9):
+                lit = len(raw) + 1 + k
+                length = (1 + (lit - 15) // 255 + 1 + lit + 2 + (zs - k - 24) // 255 + 1 + 1 + 5)
+                if length - (len(raw) + 1 + zs) == target:
+                    body = lz4_encode([(raw + b"\0" * (k + 1), 1, zs - k - 5), (b"\0" * 5, None, None)])
+                    if len(body) - (len(raw) + 1 + zs) == target:
+                        add(tag, "lz4.stream_length", f"output {target:+d} bytes", packed(body, len(raw) + 1 + zs))
+                    break
+        first = seqs[0][0]
+        if len(first) >= 4:
+            other = [(struct.pack(">I", version ^ 1) + first[4:], seqs[0][1], seqs[0][2])] + seqs[1:]
+            add(tag, "lz4.version", "decoded version differs", packed(lz4_encode(other), size))
+    for tag in ("Gloc", "Feat", "Sill"):
+        t = get_table(font, tag)
+        if t is None or len(t) < 8:
+            continue
+        for scheme in (0, 1, 2, 31):
+            for n in (19, 20):
+                d = bytearray((t + bytes(n))[:n])
+                struct.pack_into(">I", d, 0, 0xFFFFFFFF)
+                d[4] = d[4] & 0x07 | scheme << 3
+                add(tag, "wrapper.scheme", f"version 0xFFFFFFFF, scheme {scheme}, {n} bytes", bytes(d))
+        inner = struct.pack(">I", 0xFFFFFFFF) + t[4:] + b"\0"
+        body = lz4_encode([(inner, 1, 35), (b"\0" * 5, None, None)])
+        add(tag, "wrapper.lz4", "version 0xFFFFFFFF, LZ4 of the table",
+            struct.pack(">II", 0xFFFFFFFF, 1 << 27 | (len(inner) + 40)) + body)
+    return out
+
+
 def agree(answer):
     if answer["type"] != "gr_load":
         return False
@@ -726,13 +853,23 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
         if variant == "sfnt":
             todo = spread(sfnt_mutations(base), a.limit)
             silf = None
+        if variant == "compression":
+            base = font   # the stream as the font stores it
+            todo = spread(compression_mutations(font), a.limit)
+            silf = None
         else:
             silf = get_table(base, "Silf")
         # A Silf table already swept pass by pass would repeat the same
         # bytes: its first and last pass are enough.  The collision variant
         # only adds load checks of the subtable header (its passes are the
         # plain sweep's), so it rewrites those two as well.
-        if variant != "sfnt":
+        if variant not in ("sfnt", "compression") and u32(silf, 0) < 0x20000:
+            # graphite2 refuses Silf before 2.0 (Sophia Nubian's 1.0) and
+            # so does fontvm: no field of it to sweep
+            print(f"{name}: Silf version {u32(silf, 0) >> 16}.{u32(silf, 0) & 0xFFFF} "
+                  "(graphite2 reads 2.0 and later), not swept", flush=True)
+            return
+        if variant not in ("sfnt", "compression"):
             every_pass = variant == "plain" and silf not in swept_silf
             swept_silf.add(silf)
             todo = spread(mutations(base, every_pass), a.limit)
@@ -742,7 +879,8 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
     except (struct.error, IndexError, KeyError) as e:
         raise BadInput(f"{path}: cannot read its Graphite tables ({type(e).__name__}: {e})")
     codepoints = [ord(c) for c in text]
-    label = name + {"collisions": " +collisions", "sfnt": " sfnt tables"}.get(variant, "")
+    label = name + {"collisions": " +collisions", "sfnt": " sfnt tables",
+                    "compression": " compressed tables"}.get(variant, "")
 
     def rewritten(offset, size, value):
         def make():
@@ -766,7 +904,7 @@ def sweep_font(path, text, rtl, variant, probes, a, swept_silf, out, stats):
     refused = "" if unmodified["graphite2"]["face"] else "; both engines refuse the unmodified font"
     t0 = time.monotonic()
     before = stats.disagreements
-    if variant == "sfnt":
+    if variant in ("sfnt", "compression"):
         answers = ask_all(probes, [(make, codepoints, rtl) for _, _, _, make in todo], probe_record)
         for (table, kind, value, _), answer in zip(todo, answers):
             rec = {"font": path, "variant": variant, "table": table, "field": kind,
@@ -828,9 +966,10 @@ class Stats:
                 r = recs[0]
                 print(f"  {group}: {verdicts}: {error!r}: {len(recs)}, e.g. {os.path.basename(r['font'])} "
                       f"{r['field']} {r['original']} -> {r['value']}")
-        parts = [f"{n:,} {'damaged' if v == 'sfnt' else 'single-field mutations of'} "
+        parts = [f"{n:,} {'damaged' if v in ('sfnt', 'compression') else 'single-field mutations of'} "
                  f"{len(self.fonts[v])} font{'s' * (len(self.fonts[v]) != 1)}"
-                 + {"collisions": " with collisions on", "sfnt": " at the sfnt tables"}.get(v, "")
+                 + {"collisions": " with collisions on", "sfnt": " at the sfnt tables",
+                    "compression": " at graphite2's table wrapper"}.get(v, "")
                  for v, (n, _) in self.by_variant.items()]
         print(f"\nheader sweep: {' + '.join(parts) or 'nothing swept'}: "
               f"{self.disagreements:,} disagreements; {seconds:.0f} s")
@@ -851,6 +990,9 @@ def main(argv):
                     help="sweep the Graphite tables only (not the sfnt tables graphite2 reads)")
     ap.add_argument("--only-sfnt", action="store_true",
                     help="sweep the sfnt tables only (head, hhea, hmtx, maxp, cmap, glyf, loca, directory)")
+    ap.add_argument("--only-compression", action="store_true",
+                    help="only graphite2's table wrapper: compressed Silf/Glat streams re-encoded, "
+                         "Gloc/Feat/Sill at version 0xFFFFFFFF with each scheme")
     ap.add_argument("--limit", type=int, default=0, metavar="N",
                     help="at most N mutations per font and variant, evenly spread (default: all)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="probe processes (default: nproc)")
@@ -879,9 +1021,12 @@ def main(argv):
     probes = [Probe([exe], "gr_load") for _ in range(a.workers)]
     t0 = time.monotonic()
     try:
-        variants = ["plain"] + (["collisions"] if a.collisions else []) + ([] if a.no_sfnt else ["sfnt"])
+        variants = (["plain"] + (["collisions"] if a.collisions else [])
+                    + ([] if a.no_sfnt else ["sfnt", "compression"]))
         if a.only_sfnt:
             variants = ["sfnt"]
+        if a.only_compression:
+            variants = ["compression"]
         for variant in variants:
             swept_silf = set()
             for path, text, rtl in fonts:
