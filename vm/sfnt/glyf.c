@@ -1,6 +1,7 @@
 /* glyf: simple and composite glyph parsing, every flag form. */
 #include <string.h>
 
+#include "common/compat.h"
 #include "sfnt/sfnt.h"
 
 /* Simple-glyph flag bits (OpenType 'glyf'). */
@@ -54,24 +55,49 @@ static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, ui
                              uint8_t short_bit, uint8_t same_bit, int32_t *out)
 {
     int32_t v = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    uint64_t at = *pos;
+    uint32_t i = 0;
+    while (i < n) {
+        /* A point takes at most 2 bytes: the next (bytes left) / 2 points
+         * are read with one check.  Where fewer than 2 bytes are left, one
+         * point at a time, each read checked (the error names the offset). */
+        uint64_t safe = at < gl.len ? (gl.len - at) / 2 : 0;
+        if (FV_LIKELY(safe > 0)) {
+            uint32_t end = safe < n - i ? i + (uint32_t)safe : n;
+            const uint8_t *p = gl.data + at;
+            for (; i < end; i++) {
+                uint8_t fl = flags[i];
+                if (fl & short_bit) {
+                    int32_t d = *p++;
+                    v += (fl & same_bit) ? d : -d;
+                } else if (!(fl & same_bit)) {
+                    v += (int16_t)(uint16_t)((unsigned)p[0] << 8 | p[1]);
+                    p += 2;
+                }
+                out[i] = v;
+            }
+            at = (uint64_t)(p - gl.data);
+            continue;
+        }
         uint8_t fl = flags[i];
         if (fl & short_bit) {
             uint8_t d;
-            if (fv_rd_u8(gl, *pos, &d) != FV_OK)
-                return FV_E_TRUNCATED;
-            *pos += 1;
+            if (fv_rd_u8(gl, at, &d) != FV_OK)
+                break;
+            at += 1;
             v += (fl & same_bit) ? d : -(int32_t)d;
         } else if (!(fl & same_bit)) {
             int16_t d;
-            if (fv_rd_s16(gl, *pos, &d) != FV_OK)
-                return FV_E_TRUNCATED;
-            *pos += 2;
+            if (fv_rd_s16(gl, at, &d) != FV_OK)
+                break;
+            at += 2;
             v += d;
         }
-        out[i] = v;
+        out[i++] = v;
     }
-    return FV_OK;
+    /* Where the array ends, or the read that found the glyph's end. */
+    *pos = at;
+    return i == n ? FV_OK : FV_E_TRUNCATED;
 }
 
 static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *mem, fv_error *err)
@@ -108,6 +134,29 @@ static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *m
         return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
     for (uint32_t i = 0; i < np;) {
         uint8_t fl, rep = 0;
+        /* A flag and its repeat count take at most 2 bytes: the next (bytes
+         * left) / 2 flags are read with one check (fewer than 2 bytes
+         * left: each byte checked, as below). */
+        uint64_t safe = pos < gl.len ? (gl.len - pos) / 2 : 0;
+        if (FV_LIKELY(safe > 0)) {
+            const uint8_t *p = gl.data + pos;
+            for (; safe > 0 && i < np; safe--) {
+                fl = *p++;
+                rep = 0;
+                if (fl & FLAG_REPEAT)
+                    rep = *p++;
+                if ((uint32_t)rep >= np - i) {
+                    pos = (uint64_t)(p - gl.data);
+                    return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos,
+                                      "flag repeat past the last point");
+                }
+                g->flags[i++] = fl;
+                for (uint32_t r = 0; r < rep; r++)
+                    g->flags[i++] = fl;
+            }
+            pos = (uint64_t)(p - gl.data);
+            continue;
+        }
         if (fv_rd_u8(gl, pos++, &fl) != FV_OK)
             return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos - 1, "flags");
         if (fl & FLAG_REPEAT) {

@@ -255,10 +255,22 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     if (L->hinted) {
         if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, &z) != FV_OK)
             return fail(L, FV_E_NOMEM, g->gid, NULL);
-        for (uint32_t i = 0; i < np; i++) {
-            varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &z.orus[i], &z.cur[i]);
+        if (var)
+            for (uint32_t i = 0; i < np; i++)
+                varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &z.orus[i], &z.cur[i]);
+        else
+            /* The default instance, the common case: a loop of its own
+             * (through varied_point, not inlined, it took 49 instructions
+             * a point; callgrind, DejaVu Sans at 12 ppem). */
+            for (uint32_t i = 0; i < np; i++) {
+                int64_t x = g->xs[i], y = g->ys[i];
+                z.orus[i].x = x;
+                z.orus[i].y = y;
+                z.cur[i].x = fv_mulfix(x, xs);
+                z.cur[i].y = fv_mulfix(y, ys);
+            }
+        for (uint32_t i = 0; i < np; i++)
             z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
-        }
         for (uint32_t i = np; i < np + 4; i++)
             varied_point(var, i, L->pp[i - np].x, L->pp[i - np].y, xs, ys, &z.orus[i], &z.cur[i]);
         for (uint32_t i = 0; i < nc; i++)
@@ -294,7 +306,12 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     } else {
         tt_vec orus;
         for (uint32_t i = 0; i < np; i++) {
-            varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &orus, &b->pts[start + i]);
+            if (var)
+                varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &orus, &b->pts[start + i]);
+            else {
+                b->pts[start + i].x = fv_mulfix(g->xs[i], xs);
+                b->pts[start + i].y = fv_mulfix(g->ys[i], ys);
+            }
             b->tags[start + i] = g->flags[i] & SFNT_ON_CURVE;
         }
         for (uint32_t i = 0; i < 4; i++)
