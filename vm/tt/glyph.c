@@ -269,8 +269,8 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
                 z.cur[i].x = fv_mulfix(x, xs);
                 z.cur[i].y = fv_mulfix(y, ys);
             }
-        for (uint32_t i = 0; i < np; i++)
-            z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
+        /* glyf.c leaves only SFNT_ON_CURVE (TT_TAG_ON) in the flags. */
+        memcpy(z.tags, g->flags, np);
         for (uint32_t i = np; i < np + 4; i++)
             varied_point(var, i, L->pp[i - np].x, L->pp[i - np].y, xs, ys, &z.orus[i], &z.cur[i]);
         for (uint32_t i = 0; i < nc; i++)
@@ -296,10 +296,8 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
                 L->pp[i].x = fv_mulfix(pp_units[i].x, xs);
         st = hint_zone(L, &z, g->instructions, 0);
         if (st == FV_OK) {
-            for (uint32_t i = 0; i < np; i++) {
-                b->pts[start + i] = z.cur[i];
-                b->tags[start + i] = z.tags[i];
-            }
+            memcpy(b->pts + start, z.cur, np * sizeof(tt_vec));
+            memcpy(b->tags + start, z.tags, np);
         }
         if (st != FV_OK)
             return st;
@@ -414,11 +412,10 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
         z.contours[i] = (uint16_t)(e < n ? e : (n ? n - 1 : 0));
     }
     fv_status st = hint_zone(L, &z, ins, 1);
-    if (st == FV_OK)
-        for (uint32_t i = 0; i < n; i++) {
-            b->pts[start_point + i] = z.cur[i];
-            b->tags[start_point + i] = z.tags[i];
-        }
+    if (st == FV_OK) {
+        memcpy(b->pts + start_point, z.cur, n * sizeof(tt_vec));
+        memcpy(b->tags + start_point, z.tags, n);
+    }
     return st;
 }
 
