@@ -212,17 +212,30 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
     fv_tt_exec *ex = c->ex;
     uint64_t *counts = ex->counts;
     long ins_counter = 0;
+    /* The code and the next instruction's offset live in registers: only
+     * the CONTROL family (jumps, calls, IF/ELSE skipping, ENDF) and
+     * undefined opcodes (an IDEF runs as a call) change c->code, c->ip,
+     * c->length or c->cur_range, so only after those are they read back.
+     * c->ip is stored every instruction for the handlers and errors, but
+     * the next fetch no longer waits on that store (perf: the load of
+     * c->ip right after `c->ip += c->length` led the loop's critical path
+     * on Arimo). */
+    const uint8_t *code = c->code.data;
+    uint64_t code_len = c->code.len;
+    int64_t next = c->ip;
+    /* GETVARIATION without axes keeps the previous new_top: the context's
+     * at a run's first instruction, the stack top after that. */
+    const uint32_t entry_new_top = c->new_top;
+    c->insn_range = c->cur_range;
     /* A negative ip is a huge unsigned one. */
-    if ((uint64_t)c->ip >= c->code.len)
+    if ((uint64_t)next >= code_len)
         return FV_OK;
-    /* Invariant at the top: 0 <= c->ip < c->code.len (checked above, then
+    /* Invariant at the top: 0 <= next < code_len (checked above, then
      * at the bottom of each iteration). */
     for (;;) {
-        const uint8_t *code = c->code.data;
-        uint32_t pc = (uint32_t)c->ip;
+        uint32_t pc = (uint32_t)next;
         uint8_t op = code[pc];
         c->insn_pc = pc;
-        c->insn_range = c->cur_range;
         /* c->opcode is the running instruction's until the next one:
          * handlers read their flags from it and tt_fail reports it. */
         c->opcode = op;
@@ -230,7 +243,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
          * only those with inline data need tt_insn_length's check. */
         uint32_t length = 1;
         if (FV_UNLIKELY(tt_inline_bytes[op] != 0)) {
-            length = tt_insn_length(code, c->code.len, pc);
+            length = tt_insn_length(code, code_len, pc);
             if (FV_UNLIKELY(length == 0))
                 return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
         }
@@ -253,17 +266,9 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
                 c->stack[i] = 0;
             first_arg = 0;
         }
+        /* GETVARIATION's new top is its case's (TT_GETVARIATION_TOP):
+         * its table entry pushes nothing, so this check passes for it. */
         uint32_t new_top = first_arg + tt_pushes_of(effect);
-        /* COMPAT(freetype): GETVARIATION pushes one value per variation
-         * axis, so FreeType 2.12.1 does not compute its new stack top.
-         * Run as an undefined opcode (an IDEF; FreeType does so in fonts
-         * without variations, fontvm in all) it leaves the top at the
-         * last new_top its context computed: the current top within a
-         * run, but at a run's first instruction the new_top of the
-         * previous run's last instruction, over that run's stale slots
-         * (tt_diff finding F-23). */
-        if (FV_UNLIKELY(op == TT_OP_GETVARIATION))
-            new_top = c->var_axes ? first_arg + c->var_axes : c->new_top;
         FV_TESTCASE(new_top == c->stack_size);     /* the stack exactly full */
         FV_TESTCASE(new_top == c->stack_size + 1); /* one past it */
         if (FV_UNLIKELY(new_top > c->stack_size))
@@ -275,11 +280,48 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
             trace_snapshot(c);
         int64_t *args = c->stack + first_arg;
         fv_status st;
+/* COMPAT(freetype): GETVARIATION pushes one value per variation axis, so
+ * FreeType 2.12.1 does not compute its new stack top.  Run as an undefined
+ * opcode (an IDEF; FreeType does so in fonts without variations, fontvm in
+ * all) it leaves the top at the last new_top its context computed: the
+ * current top within a run, but at a run's first instruction the new_top
+ * of the previous run's last instruction, over that run's stale slots
+ * (tt_diff finding F-23).  Checked here rather than before the dispatch,
+ * so that the other opcodes pay nothing for it. */
+#define TT_GETVARIATION_TOP                                                          \
+    if (op == TT_OP_GETVARIATION) {                                                  \
+        new_top = c->var_axes ? first_arg + c->var_axes                              \
+                              : (ins_counter == 0 ? entry_new_top : top);            \
+        if (FV_UNLIKELY(new_top > c->stack_size))                                    \
+            return tt_fail(c, FV_E_TT_STACK_OVERFLOW, new_top);                      \
+        c->new_top = new_top;                                                        \
+    }
+/* Where the loop goes on: after a CONTROL handler or an undefined opcode
+ * from the context (they may have changed the range, ip and length), else
+ * just past this instruction. */
+#define TT_NEXT_FLOW                   \
+    next = c->ip + (int64_t)c->length; \
+    code = c->code.data;               \
+    code_len = c->code.len;            \
+    c->insn_range = c->cur_range;
+#define TT_NEXT_PLAIN next = (int64_t)pc + length;
+#define TT_NEXT_OF_PUSH TT_NEXT_PLAIN
+#define TT_NEXT_OF_STACK TT_NEXT_PLAIN
+#define TT_NEXT_OF_ARITH TT_NEXT_PLAIN
+#define TT_NEXT_OF_STORAGE TT_NEXT_PLAIN
+#define TT_NEXT_OF_GSTATE TT_NEXT_PLAIN
+#define TT_NEXT_OF_POINTS TT_NEXT_PLAIN
+#define TT_NEXT_OF_DELTA TT_NEXT_PLAIN
+#define TT_NEXT_OF_ROUND TT_NEXT_PLAIN
+#define TT_NEXT_OF_MISC TT_NEXT_PLAIN
+#define TT_NEXT_OF_CONTROL TT_NEXT_FLOW
 #if TT_DISPATCH_GOTO
         {
             const void *target = labels[op];
             if (target == NULL) {
+                TT_GETVARIATION_TOP
                 st = tt_ins_unknown_or_variation(c, args);
+                TT_NEXT_FLOW
                 goto dispatched;
             }
             goto *target;
@@ -287,7 +329,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
 #define X(m, first, bits, pops, pushes, inl, fam) \
     l_##m:                                        \
     st = TT_HANDLER_OF(fam, m)(c, args);          \
-    goto dispatched;
+    TT_NEXT_OF_##fam goto dispatched;
 #include "tt/opcodes.def"
 #undef X
     dispatched:
@@ -295,11 +337,13 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
 #define TT_CASE(f, m) case (f):
         switch (op) {
 #define X(m, first, bits, pops, pushes, inl, fam) \
-    TT_EACH_##bits(first, TT_CASE, m) st = TT_HANDLER_OF(fam, m)(c, args); break;
+    TT_EACH_##bits(first, TT_CASE, m) st = TT_HANDLER_OF(fam, m)(c, args); TT_NEXT_OF_##fam break;
 #include "tt/opcodes.def"
 #undef X
         default:
+            TT_GETVARIATION_TOP
             st = tt_ins_unknown_or_variation(c, args);
+            TT_NEXT_FLOW
             break;
         }
 #undef TT_CASE
@@ -307,7 +351,7 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         if (FV_UNLIKELY(st != FV_OK))
             return st;
         c->top = c->new_top;
-        c->ip += c->length;
+        c->ip = next;
         counts[op]++;
         if (tracing)
             trace_emit(c, pc, op, range_before, top);
@@ -316,9 +360,9 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         FV_TESTCASE(c->budget.left == 1); /* the budget's last step */
         if (FV_UNLIKELY(--c->budget.left < 0))
             return tt_budget_fail(c, FV_E_BUDGET_STEPS);
-        if (FV_UNLIKELY((uint64_t)c->ip >= c->code.len)) {
+        if (FV_UNLIKELY((uint64_t)next >= code_len)) {
             if (c->call_top > 0)
-                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, c->ip);
+                return tt_fail(c, FV_E_TT_CODE_OVERFLOW, next);
             break;
         }
     }
