@@ -64,14 +64,19 @@ static fv_status spend(gl_loader *L, uint32_t gid, uint64_t n)
     return FV_E_BUDGET_STEPS;
 }
 
-static fv_status base_reserve(gl_loader *L, uint32_t points, uint32_t contours)
+/* Room for `points` more points and `contours` more contours, and past
+ * them for `phantoms` more (the 4 phantom points of a zone hinted on the
+ * outline; not counted against the 0xFFFF points FreeType allows). */
+static fv_status base_reserve(gl_loader *L, uint32_t points, uint32_t contours, uint32_t phantoms)
 {
     gl_base *b = &L->base;
     uint64_t need = (uint64_t)b->n_points + points;
     if (need > 0xFFFF)
         return fail(L, FV_E_BAD_GLYPH, L->c.glyph, "too many points");
-    if (need > b->cap) {
-        uint32_t cap = (uint32_t)need + 64;
+    if (need + phantoms > b->cap) {
+        /* Grown in steps of 16 points (a composite adds its components'
+         * one by one), not more: the buffer lives as long as the context. */
+        uint32_t cap = ((uint32_t)need + phantoms + 15u) & ~15u;
         tt_vec *p = fv_mem_array(L->mem, cap, sizeof(tt_vec));
         uint8_t *t = fv_mem_array(L->mem, cap, 1);
         if (!p || !t) {
@@ -238,7 +243,7 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth);
 static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
 {
     uint32_t np = g->num_points, nc = (uint32_t)g->num_contours;
-    fv_status st = base_reserve(L, np, nc);
+    fv_status st = base_reserve(L, np, nc, 4);
     if (st != FV_OK)
         return st;
     gl_base *b = &L->base;
@@ -253,7 +258,10 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     }
     tt_zone z;
     if (L->hinted) {
-        if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, &z) != FV_OK)
+        /* Hinted where the outline is assembled, the phantoms just past
+         * the glyph's points (base_reserve made room). */
+        if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, b->pts + start,
+                            b->tags + start, &z) != FV_OK)
             return fail(L, FV_E_NOMEM, g->gid, NULL);
         if (var)
             for (uint32_t i = 0; i < np; i++)
@@ -271,6 +279,7 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
             }
         /* glyf.c leaves only SFNT_ON_CURVE (TT_TAG_ON) in the flags. */
         memcpy(z.tags, g->flags, np);
+        memset(z.tags + np, 0, 4);
         for (uint32_t i = np; i < np + 4; i++)
             varied_point(var, i, L->pp[i - np].x, L->pp[i - np].y, xs, ys, &z.orus[i], &z.cur[i]);
         for (uint32_t i = 0; i < nc; i++)
@@ -295,10 +304,6 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
             for (uint32_t i = 0; i < 2; i++)
                 L->pp[i].x = fv_mulfix(pp_units[i].x, xs);
         st = hint_zone(L, &z, g->instructions, 0);
-        if (st == FV_OK) {
-            memcpy(b->pts + start, z.cur, np * sizeof(tt_vec));
-            memcpy(b->tags + start, z.tags, np);
-        }
         if (st != FV_OK)
             return st;
     } else {
@@ -397,26 +402,27 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
         return FV_OK;
     uint32_t n = b->n_points - start_point;
     uint32_t nc = b->n_contours - start_contour;
+    /* The zone is the components' points where they are, the phantoms
+     * just past them. */
+    fv_status st = base_reserve(L, 0, 0, 4);
+    if (st != FV_OK)
+        return st;
     tt_zone z;
-    if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, n + 4, nc, &z) != FV_OK)
+    if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, n + 4, nc, b->pts + start_point,
+                        b->tags + start_point, &z) != FV_OK)
         return fail(L, FV_E_NOMEM, g->gid, NULL);
-    for (uint32_t i = 0; i < n; i++) {
-        z.cur[i] = b->pts[start_point + i];
-        /* Components' programs touched points: untouch them. */
-        z.tags[i] = (uint8_t)(b->tags[start_point + i] & ~TT_TAG_TOUCH_BOTH);
-    }
-    for (uint32_t i = 0; i < 4; i++)
+    /* Components' programs touched points: untouch them. */
+    for (uint32_t i = 0; i < n; i++)
+        z.tags[i] = (uint8_t)(z.tags[i] & ~TT_TAG_TOUCH_BOTH);
+    for (uint32_t i = 0; i < 4; i++) {
         z.cur[n + i] = L->pp[i];
+        z.tags[n + i] = 0;
+    }
     for (uint32_t i = 0; i < nc; i++) {
         uint32_t e = b->ends[start_contour + i] - start_point;
         z.contours[i] = (uint16_t)(e < n ? e : (n ? n - 1 : 0));
     }
-    fv_status st = hint_zone(L, &z, ins, 1);
-    if (st == FV_OK) {
-        memcpy(b->pts + start_point, z.cur, n * sizeof(tt_vec));
-        memcpy(b->tags + start_point, z.tags, n);
-    }
-    return st;
+    return hint_zone(L, &z, ins, 1);
 }
 
 static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)

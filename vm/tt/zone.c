@@ -36,20 +36,30 @@ void tt_zone_free(fv_mem *mem, tt_zone *z)
     z->n_points = z->n_contours = 0;
 }
 
-fv_status tt_zone_reserve(fv_mem *mem, tt_zone_buf *b, uint32_t n, uint32_t c, tt_zone *out)
+fv_status tt_zone_reserve(fv_mem *mem, tt_zone_buf *b, uint32_t n, uint32_t c, tt_vec *cur,
+                          uint8_t *tags, tt_zone *out)
 {
-    if (b->z.org == NULL || n > b->z.n_points || c > b->z.n_contours) {
-        uint32_t np = n > b->z.n_points ? n : b->z.n_points;
-        uint32_t nc = c > b->z.n_contours ? c : b->z.n_contours;
-        tt_zone_free(mem, &b->z);
-        fv_status st = tt_zone_alloc(mem, &b->z, np, nc);
-        if (st != FV_OK)
-            return st;
+    tt_zone *z = &b->z;
+    if (z->org == NULL || n > z->n_points || c > z->n_contours) {
+        uint32_t np = n > z->n_points ? n : z->n_points;
+        uint32_t nc = c > z->n_contours ? c : z->n_contours;
+        tt_zone_free(mem, z);
+        /* n + 1, c + 1: valid (never dereferenced) pointers when empty. */
+        z->org = fv_mem_array(mem, (size_t)np + 1, sizeof(tt_vec));
+        z->orus = fv_mem_array(mem, (size_t)np + 1, sizeof(tt_vec));
+        z->contours = fv_mem_array(mem, (size_t)nc + 1, sizeof(uint16_t));
+        if (!z->org || !z->orus || !z->contours) {
+            tt_zone_free(mem, z);
+            return FV_E_NOMEM;
+        }
+        z->n_points = np;
+        z->n_contours = nc;
     }
-    *out = b->z;
+    *out = *z;
+    out->cur = cur;
+    out->tags = tags;
     out->n_points = n;
     out->n_contours = c;
-    memset(out->tags, 0, (size_t)n);
     return FV_OK;
 }
 

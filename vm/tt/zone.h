@@ -50,16 +50,20 @@ static inline int tt_point_pair(tt_ctx *c, const tt_zone *za, uint64_t a, uint32
 fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c);
 void tt_zone_free(fv_mem *mem, tt_zone *z);
 
-/* A zone whose arrays are kept from one use to the next (the glyph
- * loader's scratch zone, owned by the execution context). */
+/* The glyph loader's zone: org, orus and the contour ends kept from one
+ * load to the next (owned by the execution context); cur and tags are the
+ * loader's outline itself, as FreeType's zone points into its glyph
+ * loader, so the hinted points need no copying back. */
 typedef struct tt_zone_buf {
-    tt_zone z;               /* n_points / n_contours: allocated lengths */
+    tt_zone z;               /* n_points / n_contours: allocated lengths; cur, tags NULL */
 } tt_zone_buf;
 
-/* Points *out at b's arrays, grown to hold n points and c contours.  Tags
- * are zeroed; the caller fills every other element it reads.  out stays
- * valid until the next reserve or tt_zone_buf_free. */
-fv_status tt_zone_reserve(fv_mem *mem, tt_zone_buf *b, uint32_t n, uint32_t c, tt_zone *out);
+/* Points *out at b's org, orus and contours, grown to hold n points and c
+ * contours, and at the caller's cur and tags (n points each).  The caller
+ * fills every element it reads.  out stays valid until the next reserve or
+ * tt_zone_buf_free. */
+fv_status tt_zone_reserve(fv_mem *mem, tt_zone_buf *b, uint32_t n, uint32_t c, tt_vec *cur,
+                          uint8_t *tags, tt_zone *out);
 void tt_zone_buf_free(fv_mem *mem, tt_zone_buf *b);
 
 #endif
