@@ -242,7 +242,8 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
         /* Most instructions are one byte, which pc < len already covers;
          * only those with inline data need tt_insn_length's check. */
         uint32_t length = 1;
-        if (FV_UNLIKELY(tt_inline_bytes[op] != 0)) {
+        uint32_t effect = tt_stack_effects[op];
+        if (FV_UNLIKELY(effect & TT_EFFECT_INLINE)) {
             length = tt_insn_length(code, code_len, pc);
             if (FV_UNLIKELY(length == 0))
                 return tt_fail(c, FV_E_TT_CODE_OVERFLOW, pc);
@@ -251,7 +252,6 @@ static TT_LOOP_INLINE fv_status run_loop(tt_ctx *c, const int tracing)
          * calls and returns set it to 0 (they have set ip themselves), IF
          * and ELSE skipping to the length of the ELSE or EIF it stops on. */
         c->length = length;
-        uint16_t effect = tt_stack_effects[op];
         uint32_t pops = tt_pops_of(effect), top = c->top, first_arg;
         FV_TESTCASE(top == pops);     /* exactly the arguments needed */
         FV_TESTCASE(top + 1 == pops); /* one missing */

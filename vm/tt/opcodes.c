@@ -23,10 +23,15 @@ const uint8_t tt_inline_bytes[256] = {
 #undef X
 };
 
+#define TT_HAS_INLINE_NONE 0u
+#define TT_HAS_INLINE_PUSHB TT_EFFECT_INLINE
+#define TT_HAS_INLINE_PUSHW TT_EFFECT_INLINE
+#define TT_HAS_INLINE_NPUSHB TT_EFFECT_INLINE
+#define TT_HAS_INLINE_NPUSHW TT_EFFECT_INLINE
 #define TT_STACK_EFFECT_AT(f, e) [(f)] = (e),
-const uint16_t tt_stack_effects[256] = {
+const uint32_t tt_stack_effects[256] = {
 #define X(m, first, bits, pops, pushes, inl, fam) \
-    TT_EACH_##bits(first, TT_STACK_EFFECT_AT, (pops) | (pushes) << 8)
+    TT_EACH_##bits(first, TT_STACK_EFFECT_AT, (pops) | (pushes) << 8 | TT_HAS_INLINE_##inl)
 #include "tt/opcodes.def"
 #undef X
     /* COMPAT(freetype): undefined here, but FreeType 2.12.1 reserves the

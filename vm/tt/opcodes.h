@@ -73,12 +73,14 @@ typedef struct tt_opinfo {
 #define TT_COUNTED_INLINE 0xFF
 extern const uint8_t tt_inline_bytes[256];
 
-/* Values each opcode pops (low byte) and pushes (high byte), opcodes.def's
- * counts (undefined opcodes: 0, 0, but GETDATA 0, 1), dense for the
- * interpreter loop. */
-extern const uint16_t tt_stack_effects[256];
-static inline uint32_t tt_pops_of(uint16_t effect) { return effect & 0xFFu; }
-static inline uint32_t tt_pushes_of(uint16_t effect) { return (uint32_t)effect >> 8; }
+/* Values each opcode pops (bits 0-7) and pushes (bits 8-15), opcodes.def's
+ * counts (undefined opcodes: 0, 0, but GETDATA 0, 1), and TT_EFFECT_INLINE
+ * when inline data follows the opcode: everything the interpreter loop
+ * needs before the dispatch in one load. */
+#define TT_EFFECT_INLINE (1u << 16)
+extern const uint32_t tt_stack_effects[256];
+static inline uint32_t tt_pops_of(uint32_t effect) { return effect & 0xFFu; }
+static inline uint32_t tt_pushes_of(uint32_t effect) { return (effect >> 8) & 0xFFu; }
 
 /* Table of 256 entries, generated from opcodes.def. */
 const tt_opinfo *tt_opinfo_get(uint8_t op);
