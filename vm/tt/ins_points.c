@@ -635,11 +635,15 @@ TT_HANDLER(UTP)
 
 /* ---- Interpolating untouched points (IUP) -------------------------------- */
 
-/* Coordinates of one axis, selected by `ax` (0 = x, 1 = y). */
-static int64_t *coord(tt_vec *v, int ax) { return ax ? &v->y : &v->x; }
+/* Coordinates of one axis, selected by `ax` (0 = x, 1 = y).  IUP's
+ * helpers are inlined into one copy per axis (iup_axis), so that `ax` is a
+ * constant there and a coordinate a fixed offset (perf, Liberation Sans:
+ * IUP with the axis chosen per access was 7% of fontvm's cycles, twice
+ * FreeType's). */
+static FV_ALWAYS_INLINE int64_t *coord(tt_vec *v, const int ax) { return ax ? &v->y : &v->x; }
 
 /* A contour with one touched point p: every point p1..p2 moves with it. */
-static void iup_shift(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t p)
+static FV_ALWAYS_INLINE void iup_shift(tt_zone *z, const int ax, uint32_t p1, uint32_t p2, uint32_t p)
 {
     int64_t d = tt_sub(*coord(&z->cur[p], ax), *coord(&z->org[p], ax));
     if (d == 0)
@@ -651,7 +655,7 @@ static void iup_shift(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t p)
 
 /* Points p1..p2 between touched points ref1 and ref2: interpolated between
  * them, or shifted with the nearer one when outside their range. */
-static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32_t ref1,
+static FV_ALWAYS_INLINE void iup_interpolate(tt_zone *z, const int ax, uint32_t p1, uint32_t p2, uint32_t ref1,
                             uint32_t ref2)
 {
     if (p1 > p2)
@@ -693,33 +697,10 @@ static void iup_interpolate(tt_zone *z, int ax, uint32_t p1, uint32_t p2, uint32
     }
 }
 
-/* IUP[a] 0x30-0x31: interpolate untouched points through the outline.
- * Pops nothing; pushes nothing.  Spec: "Managing outlines" / IUP.  Along x
- * (a = 1) or y (a = 0), moves each glyph-zone point not touched on that
- * axis by interpolating between the touched points around it on its
- * contour (or shifting with the one touched point).
- * FreeType: works on the glyph zone whatever zp2 says; in v40 backward
- * compatibility each axis runs until both have, then IUP does nothing. */
-TT_HANDLER(IUP)
+/* IUP along one axis over every contour of z. */
+static FV_ALWAYS_INLINE void iup_axis(tt_zone *z, const int ax)
 {
-    (void)args;
-    /* COMPAT(freetype): v40 compat allows IUP until both axes were done. */
-    if (tt_compat(c)) {
-        if (c->iupx_called && c->iupy_called)
-            return FV_OK;
-        if (c->opcode & 1)
-            c->iupx_called = 1;
-        else
-            c->iupy_called = 1;
-    }
-    tt_zone *z = &c->pts;
-    if (z->n_contours == 0 || z->n_points == 0)
-        return FV_OK;
-    fv_status st = tt_spend(c, z->n_points);
-    if (st != FV_OK)
-        return st;
-    int ax = (c->opcode & 1) ? 0 : 1;
-    uint8_t mask = ax ? TT_TAG_TOUCH_Y : TT_TAG_TOUCH_X;
+    const uint8_t mask = ax ? TT_TAG_TOUCH_Y : TT_TAG_TOUCH_X;
     uint32_t point = 0;
     for (uint32_t contour = 0; contour < z->n_contours; contour++) {
         uint32_t end = z->contours[contour];
@@ -748,6 +729,40 @@ TT_HANDLER(IUP)
             }
         }
     }
+}
+
+static void iup_x(tt_zone *z) { iup_axis(z, 0); }
+static void iup_y(tt_zone *z) { iup_axis(z, 1); }
+
+/* IUP[a] 0x30-0x31: interpolate untouched points through the outline.
+ * Pops nothing; pushes nothing.  Spec: "Managing outlines" / IUP.  Along x
+ * (a = 1) or y (a = 0), moves each glyph-zone point not touched on that
+ * axis by interpolating between the touched points around it on its
+ * contour (or shifting with the one touched point).
+ * FreeType: works on the glyph zone whatever zp2 says; in v40 backward
+ * compatibility each axis runs until both have, then IUP does nothing. */
+TT_HANDLER(IUP)
+{
+    (void)args;
+    /* COMPAT(freetype): v40 compat allows IUP until both axes were done. */
+    if (tt_compat(c)) {
+        if (c->iupx_called && c->iupy_called)
+            return FV_OK;
+        if (c->opcode & 1)
+            c->iupx_called = 1;
+        else
+            c->iupy_called = 1;
+    }
+    tt_zone *z = &c->pts;
+    if (z->n_contours == 0 || z->n_points == 0)
+        return FV_OK;
+    fv_status st = tt_spend(c, z->n_points);
+    if (st != FV_OK)
+        return st;
+    if (c->opcode & 1)
+        iup_x(z);
+    else
+        iup_y(z);
     return FV_OK;
 }
 
