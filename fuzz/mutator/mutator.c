@@ -1,6 +1,8 @@
 /* Structure-aware bytecode mutator; see mutator.h. */
 #include "mutator/mutator.h"
 
+#include "graphite/opcodes.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,33 +54,21 @@ uint32_t fvmut_rand(fvmut_rng *r, uint32_t bound)
 }
 
 /* ---- Graphite operand sizes ---------------------------------------------
- * Bytes of arguments after each Graphite opcode (Graphite table spec, "Stack
- * machine" instruction list; version 1.3 of the spec).  -1: a count byte
- * follows and then that many bytes (ASSOC).  Opcodes past the table are
- * taken as one byte, which the verifier rejects anyway. */
-static const signed char gr_arg_bytes[] = {
-    /* 0x00 NOP, PUSH_BYTE, PUSH_BYTE_U, PUSH_SHORT, PUSH_SHORT_U, PUSH_LONG, ADD, SUB */
-    0, 1, 1, 2, 2, 4, 0, 0,
-    /* 0x08 MUL, DIV, MIN, MAX, NEG, TRUNC8, TRUNC16, COND */
-    0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x10 AND, OR, NOT, EQUAL, NOT_EQ, LESS, GTR, LESS_EQ */
-    0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x18 GTR_EQ, NEXT, NEXT_N, COPY_NEXT, PUT_GLYPH_8BIT_OBS, PUT_SUBS_8BIT_OBS, PUT_COPY, INSERT */
-    0, 0, 1, 0, 1, 3, 1, 0,
-    /* 0x20 DELETE, ASSOC, CNTXT_ITEM, ATTR_SET, ATTR_ADD, ATTR_SUB, ATTR_SET_SLOT, IATTR_SET_SLOT */
-    0, -1, 2, 1, 1, 1, 1, 2,
-    /* 0x28 PUSH_SLOT_ATTR, PUSH_GLYPH_ATTR_OBS, PUSH_GLYPH_METRIC, PUSH_FEAT,
-     *      PUSH_ATT_TO_GATTR_OBS, PUSH_ATT_TO_GLYPH_METRIC, PUSH_ISLOT_ATTR, PUSH_IGLYPH_ATTR */
-    2, 2, 3, 2, 2, 3, 3, 3,
-    /* 0x30 POP_RET, RET_ZERO, RET_TRUE, IATTR_SET, IATTR_ADD, IATTR_SUB, PUSH_PROC_STATE, PUSH_VERSION */
-    0, 0, 0, 2, 2, 2, 1, 0,
-    /* 0x38 PUT_SUBS, PUT_SUBS2, PUT_SUBS3, PUT_GLYPH, PUSH_GLYPH_ATTR, PUSH_ATT_TO_GLYPH_ATTR, BITOR, BITAND */
-    5, 0, 0, 2, 3, 3, 0, 0,
-    /* 0x40 BITNOT, BITSET, SET_FEAT */
-    0, 4, 2,
+ * Bytes of arguments after each Graphite opcode, from the VM's own opcode
+ * list (vm/graphite/opcodes.def), so the mutator cuts instructions where
+ * the decoder does.  -1: a count byte follows and then that many bytes
+ * (Assoc's Slots).  Opcodes past the table are taken as one byte, which the
+ * verifier rejects anyway. */
+static const signed char gr_arg_bytes[GRV_OP_COUNT] = {
+#define X(name, code, runs_as, where, rule, pops, pushes, args)                             \
+    [code] = GRV_LAYOUT_KIND(GRV_LAYOUT(args), 0) == GRV_ARG_Slots                          \
+                 ? -1                                                                       \
+                 : (signed char)GRV_LAYOUT_BYTES(GRV_LAYOUT(args)),
+#include "graphite/opcodes.def"
+#undef X
 };
-#define GR_NUM_OPCODES ((unsigned)sizeof gr_arg_bytes)
-#define GR_ASSOC 0x21
+#define GR_NUM_OPCODES ((unsigned)GRV_OP_COUNT)
+#define GR_ASSOC GRV_OP_ASSOC
 
 size_t fvmut_insn_len(fvmut_kind kind, const uint8_t *code, size_t len, size_t pc)
 {

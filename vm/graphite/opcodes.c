@@ -4,27 +4,6 @@
 
 #include <string.h>
 
-/* Bytes of one argument kind (Slots: its count byte; the offsets follow). */
-#define GRV_ARG_BYTES(k)                                                                  \
-    ((k) == GRV_ARG_NONE ? 0                                                              \
-     : ((k) == GRV_ARG_S16 || (k) == GRV_ARG_U16 || (k) == GRV_ARG_Class16 ||             \
-        (k) == GRV_ARG_GAttr16)                                                           \
-         ? 2                                                                              \
-     : (k) == GRV_ARG_S32 ? 4                                                             \
-                          : 1)
-#define GRV_LAYOUT_BYTES(layout)                                                          \
-    (GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 0)) + GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 1)) + \
-     GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 2)))
-#define GRV_LAYOUT_HAS(layout, k)                                                         \
-    (GRV_LAYOUT_KIND(layout, 0) == (k) || GRV_LAYOUT_KIND(layout, 1) == (k) ||            \
-     GRV_LAYOUT_KIND(layout, 2) == (k))
-
-/* opcodes.def's argument layouts: one kind per byte, the first lowest. */
-#define A0 0u
-#define A1(a) ((uint32_t)GRV_ARG_##a)
-#define A2(a, b) (A1(a) | (uint32_t)GRV_ARG_##b << 8)
-#define A3(a, b, c) (A2(a, b) | (uint32_t)GRV_ARG_##c << 16)
-
 /* opcodes.def's runs_as column: OWN, PUSH or AS(OTHER). */
 #define GRV_RUNS_OWN(name) GRV_OP_##name
 #define GRV_RUNS_PUSH(name) GRV_XOP_PUSH
@@ -33,7 +12,8 @@
 
 const grv_opinfo grv_ops[GRV_OP_COUNT] = {
 #define X(name, code, runs_as, where, rule, pops, pushes, args)                             \
-    [code] = {#name, args, rule, GRV_LAYOUT_BYTES(args), pops, pushes, where,               \
+    [code] = {#name, GRV_LAYOUT(args), rule, GRV_LAYOUT_BYTES(GRV_LAYOUT(args)), pops,   \
+              pushes, where,               \
               GRV_RUNS_##runs_as(name)},
 #include "graphite/opcodes.def"
 #undef X
@@ -48,13 +28,13 @@ enum {
 };
 #define X(name, code, runs_as, where, rule, pops, pushes, args)                              \
     _Static_assert(GRV_SEQ_##name == (code), #name " is out of order or after a gap");        \
-    _Static_assert(GRV_LAYOUT_BYTES(args) <= 5, #name ": arguments longer than PutSubs'");     \
+    _Static_assert(GRV_LAYOUT_BYTES(GRV_LAYOUT(args)) <= 5, #name ": arguments longer than PutSubs'");     \
     _Static_assert((pops) <= 3 && (pushes) <= 1, #name ": stack effect beyond Cond's");        \
-    _Static_assert(!((rule) & (GRV_R_READS | GRV_R_COPIES)) || GRV_LAYOUT_HAS(args, GRV_ARG_Slot), \
+    _Static_assert(!((rule) & (GRV_R_READS | GRV_R_COPIES)) || GRV_LAYOUT_HAS(GRV_LAYOUT(args), GRV_ARG_Slot), \
                    #name " reads a slot but has no Slot argument");                           \
-    _Static_assert(!GRV_LAYOUT_HAS(args, GRV_ARG_Index) || GRV_LAYOUT_HAS(args, GRV_ARG_SlatI), \
+    _Static_assert(!GRV_LAYOUT_HAS(GRV_LAYOUT(args), GRV_ARG_Index) || GRV_LAYOUT_HAS(GRV_LAYOUT(args), GRV_ARG_SlatI), \
                    #name ": an Index argument needs the SlatI it indexes");                   \
-    _Static_assert(!GRV_LAYOUT_HAS(args, GRV_ARG_Slots) || GRV_LAYOUT_KIND(args, 1) == 0,     \
+    _Static_assert(!GRV_LAYOUT_HAS(GRV_LAYOUT(args), GRV_ARG_Slots) || GRV_LAYOUT_KIND(GRV_LAYOUT(args), 1) == 0,     \
                    #name ": Slots (a counted list) must be the only argument");               \
     _Static_assert(!((where) & GRV_SUBST) || ((where) & GRV_IN_A),                            \
                    #name ": substitution-only opcodes are action code");                      \

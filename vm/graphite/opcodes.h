@@ -80,6 +80,32 @@ typedef enum grv_arg {
 #define GRV_LAYOUT_KIND(layout, i) ((grv_arg)(((layout) >> (8 * (i))) & 0xFFu))
 #define GRV_LAYOUT_ARGS 3
 
+/* opcodes.def's argument column as a layout: GRV_LAYOUT(A2(Feat, Slot)).
+ * The .def's A0..A3 are spelled out here, under the GRV_ prefix, so that
+ * every reader of the list (opcodes.c, the fuzz mutator) measures the
+ * arguments the same way. */
+#define GRV_LAYOUT(args) GRV_LAYOUT_##args
+#define GRV_LAYOUT_A0 0u
+#define GRV_LAYOUT_A1(a) ((uint32_t)GRV_ARG_##a)
+#define GRV_LAYOUT_A2(a, b) (GRV_LAYOUT_A1(a) | (uint32_t)GRV_ARG_##b << 8)
+#define GRV_LAYOUT_A3(a, b, c) (GRV_LAYOUT_A2(a, b) | (uint32_t)GRV_ARG_##c << 16)
+
+/* Bytes of one argument kind (Slots: its count byte; the offsets follow) and
+ * of a layout; constant expressions, for tables and static checks. */
+#define GRV_ARG_BYTES(k)                                                                  \
+    ((k) == GRV_ARG_NONE ? 0                                                              \
+     : ((k) == GRV_ARG_S16 || (k) == GRV_ARG_U16 || (k) == GRV_ARG_Class16 ||             \
+        (k) == GRV_ARG_GAttr16)                                                           \
+         ? 2                                                                              \
+     : (k) == GRV_ARG_S32 ? 4                                                             \
+                          : 1)
+#define GRV_LAYOUT_BYTES(layout)                                                          \
+    (GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 0)) + GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 1)) + \
+     GRV_ARG_BYTES(GRV_LAYOUT_KIND(layout, 2)))
+#define GRV_LAYOUT_HAS(layout, k)                                                         \
+    (GRV_LAYOUT_KIND(layout, 0) == (k) || GRV_LAYOUT_KIND(layout, 1) == (k) ||            \
+     GRV_LAYOUT_KIND(layout, 2) == (k))
+
 /* Static facts about one opcode, dense by opcode. */
 typedef struct grv_opinfo {
     const char *name;      /* opcodes.def's NAME */
