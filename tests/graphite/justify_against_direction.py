@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """graphite2's justification of a segment that runs against its font's
-direction (vm/graphite/segment.c grv_justify, COMPAT(graphite2)): Debian's
+direction (vm/graphite/justify.c grv_justify, COMPAT(graphite2)): Debian's
 gr2fonttest -j (graphite2 1.3.14) against `fontvm shape --format gr2log
 --justify` on corpus lines, every slot line compared.  Right-to-left
 segments in left-to-right fonts: slots and the returned width identical.

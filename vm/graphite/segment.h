@@ -1,7 +1,7 @@
 /* The segment being shaped: the slot pool and its links, characters,
  * collision state, the slot map of one rule match (its conventions are
  * documented at grv_slotmap), slot and glyph attribute numbers, the work
- * budget, and the functions of segment.c, pass.c and collide*.c.
+ * budget, and the functions of segment.c, justify.c, pass.c and collide*.c.
  *
  * Slots live in a pool and are linked by int32 indexes (GRV_NIL = none), so
  * growing the pool never invalidates a reference, and every link is checked
@@ -308,6 +308,7 @@ static inline int grv_currdir(const grv_seg *seg) { return ((seg->dir >> 6) ^ se
 void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
                         float *advy);
 void grv_associate_chars(grv_seg *seg);
+/* Justification (justify.c). */
 int32_t grv_get_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub);
 void grv_set_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub, int32_t value);
 void grv_link_clusters(grv_seg *seg);

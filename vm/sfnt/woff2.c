@@ -6,7 +6,12 @@
  * Written from the specification's text: brotli (libbrotlidec) undoes the
  * compression, this file undoes the transforms.  Every read goes through
  * the bounded reader; every declared size is checked before allocation; all
- * memory (brotli's state included) comes from the font's fv_mem. */
+ * memory (brotli's state included) comes from the font's fv_mem.
+ *
+ * One file of ~1,000 lines on purpose: the directory, the brotli stream and
+ * the two transforms share one decoder state (w2_file) that nothing else
+ * should see, and the file reads top to bottom in the specification's
+ * order (section 4, then 5.1-5.3). */
 #include <brotli/decode.h>
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,11 @@
  * spec's.  "zpN" is the zone graphics-state pointer N, "rpN" the reference
  * point N.  Every point goes through tt_point_ref (zone.h): a point that
  * does not exist stops the instruction (a looped one skips it) without an
- * error, as FreeType does, unless hinting is pedantic. */
+ * error, as FreeType does, unless hinting is pedantic.
+ *
+ * Over 800 lines because the moving and measuring instructions share the
+ * helpers at the top (displacement, move-and-touch, rounding by the
+ * graphics state): split, those would become a header of their own. */
 #include "tt/cvt.h"
 #include "tt/gstate.h"
 #include "tt/ins.h"
