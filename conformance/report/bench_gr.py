@@ -32,6 +32,19 @@ class Skip(Exception):
     """A job the benchmark cannot time (a font the reference refuses)."""
 
 
+def refused_by_graphite2(fontvm, job):
+    """Whether graphite2 too refuses the font: fontvm's own refusal of a
+    font graphite2 shapes is a difference, not a job to skip (the
+    conformance run compares the two decisions; this only keeps the
+    benchmark from timing a font neither engine takes)."""
+    cmd = [fontvm, "shape", job.font, "--text-file", job.texts, "--engine", "graphite2"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode == 2:
+        return True  # graphite2 made no face
+    lines = r.stdout.splitlines()
+    return bool(lines) and all(line == "error: Shaping failed." for line in lines if line)
+
+
 def bench_one(fontvm, job, repeat):
     """(lines, fontvm best segments/s, graphite2 best segments/s, memory);
     a line whose segment fails counts as shaped (failing is work too);
@@ -41,8 +54,8 @@ def bench_one(fontvm, job, repeat):
     if job.rtl:
         cmd.append("--rtl")
     r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode == 2 and "cannot load" in r.stderr:
-        raise Skip(r.stderr.strip().splitlines()[-1])
+    if r.returncode == 2 and ("cannot load" in r.stderr or refused_by_graphite2(fontvm, job)):
+        raise Skip("graphite2 refuses it too; " + r.stderr.strip().splitlines()[-1])
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
     rates, segs, memory = {}, 0, None
