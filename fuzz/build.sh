@@ -45,6 +45,16 @@ for p in "COMMON common" "SFNT sfnt" "TT tt" "GRAPHITE graphite"; do
     set -- $p
     for s in $(part_sources "$1" "$2"); do LIB_SRCS="$LIB_SRCS $ROOT/vm/$s"; done
 done
+# The .c files a CMake list names: the words ending in .c inside
+# `OPENING ... )` of FILE (add_library(NAME STATIC ...) or set(VAR ...),
+# possibly over several lines), without their ${...}/ directory, in the
+# order given.  The conformance and compat libraries' sources are read
+# where CMake reads them, so a file added there is compiled here too (the
+# build had failed to link since conformance/tt gained tt_lint.c).
+cmake_list_sources() { # FILE OPENING
+    tr '\n' ' ' <"$1" | sed -n "s/.*$2\([^)]*\)).*/\1/p" | tr ' ' '\n' |
+        sed -n 's|^\(\${[A-Za-z_]*}/\)\{0,1\}\([A-Za-z0-9_./-]*\.c\)$|\2|p' || true
+}
 HAVE_TT=$(part_sources TT tt | head -1)
 HAVE_GR=$(part_sources GRAPHITE graphite | head -1)
 
@@ -101,7 +111,10 @@ CONF="$ROOT/conformance"
 if [ "${SANITIZER:-address}" != memory ] && [ -n "$HAVE_TT" ] &&
     pkg-config --exists 'freetype2 = 24.3.18'; then
     DIFF_TARGETS="$DIFF_TARGETS tt_diff tt_font_diff"
-    TT_DIFF_SRCS="$CONF/tt/freetype_backend.c $CONF/tt/fontvm_backend.c $CONF/tt/tt_compare.c $ROOT/fuzz/support/tt_diff_report.c"
+    TT_DIFF_SRCS="$ROOT/fuzz/support/tt_diff_report.c"
+    for s in $(cmake_list_sources "$CONF/tt/CMakeLists.txt" 'add_library(fvconform_tt_lib STATIC'); do
+        TT_DIFF_SRCS="$CONF/tt/$s $TT_DIFF_SRCS"
+    done
     TT_DIFF_FLAGS="-I$CONF/tt $(pkg-config --cflags freetype2)"
     TT_DIFF_LIBS="$(pkg-config --libs --static freetype2)"
 fi
@@ -111,11 +124,22 @@ if [ "${SANITIZER:-address}" != memory ] && [ -n "$HAVE_GR" ] &&
     # gr2_api*: graphite2's API on fontvm (compat/graphite2) under its
     # fvg2_* names, with its own include path (its graphite2/*.h must not
     # shadow graphite2's for the reference runner).
-    GR2_API_SRCS="$ROOT/compat/graphite2/face.c $ROOT/compat/graphite2/segment.c $ROOT/fuzz/support/gr2_api_drive.c"
+    GR2_API_SRCS="$ROOT/fuzz/support/gr2_api_drive.c"
+    for s in $(cmake_list_sources "$ROOT/compat/graphite2/CMakeLists.txt" 'set(FVG2_SOURCES'); do
+        GR2_API_SRCS="$ROOT/compat/graphite2/$s $GR2_API_SRCS"
+    done
     GR2_API_FLAGS="-I$ROOT/compat/graphite2/include -I$ROOT/compat/graphite2 -I$CONF/graphite -DFVG2_PREFIXED"
-    GR_DIFF_SRCS="$CONF/graphite/gr_ref_graphite2.c $CONF/graphite/gr_compare.c $CONF/graphite/gr_input.c $CONF/graphite/gr_fontvm.c $CONF/graphite/gr_derive_hb.c $ROOT/fuzz/support/gr_diff_report.c"
+    # fvconform_gr_core (vm/cli) and fvconform_gr_ref but its HarfBuzz half.
+    GR_DIFF_SRCS="$ROOT/fuzz/support/gr_diff_report.c"
+    for s in $(cmake_list_sources "$ROOT/vm/cli/CMakeLists.txt" 'add_library(fvconform_gr_core STATIC') \
+             $(cmake_list_sources "$CONF/graphite/CMakeLists.txt" 'add_library(fvconform_gr_ref STATIC'); do
+        [ "$s" = gr_ref_harfbuzz.c ] || GR_DIFF_SRCS="$CONF/graphite/$s $GR_DIFF_SRCS"
+    done
     GR_DIFF_FLAGS="-I$CONF/graphite -I$WORK/gen $(pkg-config --cflags graphite2)"
-    GR_DIFF_LIBS="$(pkg-config --libs --static graphite2) -lstdc++"
+    # graphite2 is C++: $CXX links the targets with its own C++ runtime
+    # (OSS-Fuzz's libc++, or libstdc++ with Debian's clang); naming
+    # -lstdc++ here as well failed where only libc++ is installed.
+    GR_DIFF_LIBS="$(pkg-config --libs --static graphite2)"
     # The embedded fonts (fuzz/CMakeLists.txt makes the same headers).
     mkdir -p "$WORK/gen"
     embed() { # NAME PATH: a C array named NAME of PATH's bytes
