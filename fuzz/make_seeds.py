@@ -46,7 +46,8 @@ GRAPHITE_TEST_FONTS = os.path.join(ROOT, "corpus", "peer", "graphite2", "fonts")
 
 # Per-target trailer lengths; must match the TRAILER constants in fuzz/*.c.
 TRAILER = {"sfnt": 4, "tt_font": 8, "tt_program": 16, "tt_diff": 16, "tt_font_diff": 8,
-           "gr_font": 8, "gr_code": 16, "gr_diff": 16, "gr_font_diff": 8, "gr_text_diff": 8}
+           "gr_font": 8, "gr_code": 16, "gr_diff": 16, "gr_font_diff": 8, "gr_text_diff": 8,
+           "gr2_api": 8, "gr2_api_diff": 8}
 
 # Caps keeping the committed seeds small.
 FONTS_PER_FAMILY_DIR = 4      # regular-ish fonts taken from each directory

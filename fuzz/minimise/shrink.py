@@ -6,7 +6,7 @@
                      empty glyphs; drop glyph programs; drop instructions of
                      fpgm, prep and each glyph program; shrink the bytes of
                      tables the reader does not interpret as a whole
-  gr_font, gr_font_diff
+  gr_font, gr_font_diff, gr2_api, gr2_api_diff
                      [font][text: u16 code points][trailer, [2] = count]:
                      the font passes, plus Graphite: drop Silf passes, drop
                      instructions of each rule's constraint and action; drop
@@ -32,8 +32,8 @@ TRAILER = fonts.seeds.TRAILER
 # every segment but the last ends after that many instructions.
 # Input formats: [font][trailer], [font][text][trailer] (text length in
 # trailer byte 2), [text][trailer]; the rest are [code][trailer].
-FONT_TARGETS = ("sfnt", "tt_font", "gr_font", "tt_font_diff", "gr_font_diff")
-TEXT_FONT_TARGETS = ("gr_font", "gr_font_diff")
+FONT_TARGETS = ("sfnt", "tt_font", "gr_font", "tt_font_diff", "gr_font_diff", "gr2_api", "gr2_api_diff")
+TEXT_FONT_TARGETS = ("gr_font", "gr_font_diff", "gr2_api", "gr2_api_diff")
 TEXT_TARGETS = ("gr_text_diff",)
 SPLIT_COUNTS = {"tt_program": (2, 4), "tt_diff": (2, 4), "gr_code": (2,), "gr_diff": ()}
 
