@@ -116,6 +116,21 @@ uint16_t fvfuzz_u16(const fvfuzz_input *in, size_t pos);
 #define FVFUZZ_MAX_TEXT 256
 size_t fvfuzz_font_text(const fvfuzz_input *in, uint32_t *text, size_t *font_len);
 
+/* An input of that layout split (trailer_len bytes of trailer) with its
+ * font copied to a buffer of exactly its size: the engines keep pointers
+ * into the font, and ASan sees their reads past its end (in the input they
+ * would land in the text).  The whole-font Graphite targets start with it. */
+typedef struct fvfuzz_font_input {
+    fvfuzz_input in;               /* its trailer: fvfuzz_u8/u16(&in, pos) */
+    uint8_t *font;                 /* malloc'd, font_len bytes (at least 1 allocated) */
+    size_t font_len;
+    uint32_t text[FVFUZZ_MAX_TEXT];
+    size_t n;                      /* code points in text */
+} fvfuzz_font_input;
+/* 0, or -1 when the copy cannot be allocated (nothing to free then). */
+int fvfuzz_font_copy(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_font_input *fi);
+void fvfuzz_font_copy_free(fvfuzz_font_input *fi);
+
 /* ---- The failing allocator -------------------------------------------- */
 typedef struct fvfuzz_alloc {
     fv_allocator a;       /* hand &a to the library */

@@ -67,6 +67,23 @@ size_t fvfuzz_font_text(const fvfuzz_input *in, uint32_t *text, size_t *font_len
     return n;
 }
 
+int fvfuzz_font_copy(const uint8_t *data, size_t size, size_t trailer_len, fvfuzz_font_input *fi)
+{
+    fvfuzz_split(data, size, trailer_len, &fi->in);
+    fi->n = fvfuzz_font_text(&fi->in, fi->text, &fi->font_len);
+    fi->font = malloc(fi->font_len ? fi->font_len : 1);
+    if (fi->font == NULL)
+        return -1;
+    memcpy(fi->font, fi->in.payload, fi->font_len);
+    return 0;
+}
+
+void fvfuzz_font_copy_free(fvfuzz_font_input *fi)
+{
+    free(fi->font);
+    fi->font = NULL;
+}
+
 void fvfuzz_fail(const char *target, const char *fmt, ...)
 {
     va_list ap;

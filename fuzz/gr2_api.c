@@ -14,40 +14,31 @@
  *          attributes, face destroyed first, UTF-8)
  *   [4..5] feature id   [6..7] feature value (signed; its low 7 bits also
  *          pick the justification width, 80..207%) */
-#include <string.h>
-
 #include "fuzz.h"
 #include "support/gr2_api_drive.h"
+#include "support/gr_request.h"
 
 #define GR2_API_TRAILER 8
 #define GR2_API_MAX_INPUT (1 << 20)
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
 {
-    fvfuzz_input in;
-    fvfuzz_split(data, size, GR2_API_TRAILER, &in);
-    uint32_t text[FVFUZZ_MAX_TEXT];
-    size_t font_len;
-    size_t n = fvfuzz_font_text(&in, text, &font_len);
-    uint8_t flags = fvfuzz_u8(&in, 3);
+    fvfuzz_font_input fi;
+    if (fvfuzz_font_copy(data, size, GR2_API_TRAILER, &fi) != 0)
+        return 0;
     grc_features feats;
-    memset(&feats, 0, sizeof feats);
-    if (flags & 4) {
-        feats.f[0].id = fvfuzz_u16(&in, 4);
-        feats.f[0].value = (int16_t)fvfuzz_u16(&in, 6);
-        feats.n = 1;
-    }
-    feats.lang = (flags & 2) ? 0x454E4720u : 0u;
-    grc_request req = {text, n, &feats, flags & 1};
+    grc_request req = fvfuzz_gr_request(&fi.in, fi.text, fi.n, &feats);
+    uint8_t flags = fvfuzz_u8(&fi.in, 3);
     unsigned extras = (unsigned)(flags >> 3) & 0x1Fu & ~(unsigned)FVFUZZ_GR2_FILE_FACE;
     grc_run r;
     double sum = 0;
-    int face = fvfuzz_gr2_api_drive(in.payload, font_len, &req, extras, fvfuzz_u16(&in, 6) & 0x7Fu, &r,
-                                    &sum);
+    int face = fvfuzz_gr2_api_drive(fi.font, fi.font_len, &req, extras, fvfuzz_u16(&fi.in, 6) & 0x7Fu,
+                                    &r, &sum);
     if (ctx->log)
         fprintf(ctx->log, "face %s, segment %s: %zu slots, advance %.2f (sum %.1f)\n",
                 face ? "made" : "refused", r.ok ? "made" : r.error, r.num_glyphs, r.advance_x, sum);
     grc_run_free(&r);
+    fvfuzz_font_copy_free(&fi);
     return 0;
 }
 

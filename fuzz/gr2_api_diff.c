@@ -19,6 +19,7 @@
 #include "fontvm/graphite.h"
 #include "fuzz.h"
 #include "support/gr2_api_drive.h"
+#include "support/gr_request.h"
 
 #define GR2_API_DIFF_TRAILER 8
 #define GR2_API_DIFF_MAX_INPUT (512 * 1024)
@@ -59,25 +60,14 @@ static int stopped_by_budget(const uint8_t *font, size_t len, const grc_request 
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
 {
-    fvfuzz_input in;
-    fvfuzz_split(data, size, GR2_API_DIFF_TRAILER, &in);
-    uint32_t text[FVFUZZ_MAX_TEXT];
-    size_t font_len;
-    size_t n = fvfuzz_font_text(&in, text, &font_len);
-    uint8_t *font = malloc(font_len ? font_len : 1);
-    if (font == NULL)
+    fvfuzz_font_input fi;
+    if (fvfuzz_font_copy(data, size, GR2_API_DIFF_TRAILER, &fi) != 0)
         return 0;
-    memcpy(font, in.payload, font_len);
-    uint8_t flags = fvfuzz_u8(&in, 3);
+    const uint8_t *font = fi.font;
+    size_t font_len = fi.font_len, n = fi.n;
     grc_features feats;
-    memset(&feats, 0, sizeof feats);
-    if (flags & 4) {
-        feats.f[0].id = fvfuzz_u16(&in, 4);
-        feats.f[0].value = (int16_t)fvfuzz_u16(&in, 6);
-        feats.n = 1;
-    }
-    feats.lang = (flags & 2) ? 0x454E4720u : 0u;
-    grc_request req = {text, n, &feats, flags & 1};
+    grc_request req = fvfuzz_gr_request(&fi.in, fi.text, n, &feats);
+    uint8_t flags = fvfuzz_u8(&fi.in, 3);
 
     char gr2_err[GRC_ERROR_MAX] = "";
     grc_gr2 *g = grc_gr2_open(font, font_len, gr2_err, sizeof gr2_err);
@@ -123,7 +113,7 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         grc_gr2_close(g);
     }
     grc_run_free(&ours);
-    free(font);
+    fvfuzz_font_copy_free(&fi);
     return 0;
 }
 

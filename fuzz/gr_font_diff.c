@@ -21,6 +21,7 @@
 #include "fuzz.h"
 #define FVFUZZ_DIFF_REPORT_GR 1
 #include "support/diff_report.h"
+#include "support/gr_request.h"
 
 #define GR_FONT_DIFF_TRAILER 8
 /* The corpus' Awami Nastaliq (491 KB) is the largest seed: collision
@@ -29,16 +30,12 @@
 
 static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
 {
-    fvfuzz_input in;
-    fvfuzz_split(data, size, GR_FONT_DIFF_TRAILER, &in);
-    uint32_t text[FVFUZZ_MAX_TEXT];
-    size_t font_len;
-    size_t n = fvfuzz_font_text(&in, text, &font_len);
     /* both engines keep pointers into the font: a copy of exactly its size */
-    uint8_t *font = malloc(font_len ? font_len : 1);
-    if (font == NULL)
+    fvfuzz_font_input fi;
+    if (fvfuzz_font_copy(data, size, GR_FONT_DIFF_TRAILER, &fi) != 0)
         return 0;
-    memcpy(font, in.payload, font_len);
+    const uint8_t *font = fi.font;
+    size_t font_len = fi.font_len;
 
     fvfuzz_gr_pair p;
     fvfuzz_gr_pair_open(&p, ctx, font, font_len);
@@ -53,22 +50,14 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
         fvfuzz_fail("gr_font_diff", "face decision differs (report above)");
     }
     if (p.gr2 != NULL) {
-        uint8_t flags = fvfuzz_u8(&in, 3);
         grc_features feats;
-        memset(&feats, 0, sizeof feats);
-        if (flags & 4) {
-            feats.f[0].id = fvfuzz_u16(&in, 4);
-            feats.f[0].value = (int16_t)fvfuzz_u16(&in, 6);
-            feats.n = 1;
-        }
-        feats.lang = (flags & 2) ? 0x454E4720u /* 'ENG ', as gr_font */ : 0u;
-        grc_request req = {text, n, &feats, flags & 1};
+        grc_request req = fvfuzz_gr_request(&fi.in, fi.text, fi.n, &feats);
         char what[96];
         snprintf(what, sizeof what, "font of %zu bytes", font_len);
         fvfuzz_gr_compare(&p, &req, "gr_font_diff", what, ctx->log);
     }
     fvfuzz_gr_pair_close(&p);
-    free(font);
+    fvfuzz_font_copy_free(&fi);
     return 0;
 }
 

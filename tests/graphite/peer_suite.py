@@ -13,36 +13,19 @@ usage: peer_suite.py FONTVM PEER_DIR EXPECTED_FILE [--update]
 PEER_DIR is the suite's folder (corpus/peer/graphite2 in the repository).
 """
 import os
-import re
-import shlex
 import subprocess
 import sys
 
+from peer_cases import fonttest_cases
+
+
+# fontvm shape's names for gr2fonttest's options.
+FONTVM_OPTION = {"-feat": "--features", "-rtl": "--rtl", "-j": "--justify"}
+
 
 def cases(peer):
-    for line in open(os.path.join(peer, "cases.cmake.txt"), encoding="utf-8"):
-        m = re.match(r"\s*fonttest\((.*)\)\s*$", line)
-        if not m:
-            continue
-        args = shlex.split(m.group(1))
-        name, font, rest = args[0], args[1], args[2:]
-        codes, opts = [], []
-        i = 0
-        while i < len(rest):
-            a = rest[i]
-            if a == "-feat":
-                opts += ["--features", rest[i + 1]]
-                i += 2
-            elif a == "-rtl":
-                opts.append("--rtl")
-                i += 1
-            elif a == "-j":
-                opts += ["--justify", rest[i + 1]]
-                i += 2
-            else:
-                codes.append(a)
-                i += 1
-        yield name, font, codes, opts
+    for name, font, codes, opts in fonttest_cases(peer):
+        yield name, font, codes, [FONTVM_OPTION.get(o, o) for o in opts]
 
 
 def main():

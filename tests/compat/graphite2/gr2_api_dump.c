@@ -151,6 +151,20 @@ static void dump_seg(const char *tag, gr_segment *seg, const gr_face *face, cons
     }
 }
 
+/* Justifies seg to `stretch` times its advance, prints the width
+ * (after "TAG<width_mark> justified": the two callers' lines keep their
+ * old labels) and dumps the segment again as TAG+J.  tag has room for
+ * the suffix (64 bytes, main's buffers). */
+static void dump_justified(char *tag, gr_segment *seg, const gr_face *face, const gr_font *font,
+                           double stretch, const char *width_mark)
+{
+    float w = gr_seg_justify(seg, gr_seg_first_slot(seg), font, gr_seg_advance_X(seg) * stretch,
+                             gr_justCompleteLine, NULL, NULL);
+    printf("%s%s justified %.9g\n", tag, width_mark, w);
+    strcat(tag, "+J");
+    dump_seg(tag, seg, face, font, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -303,24 +317,14 @@ int main(int argc, char **argv)
             snprintf(tag, sizeof tag, "L%d %s null", ln, dir ? "rtl" : "ltr");
             gr_segment *seg = gr_make_seg(NULL, face, 0, defaults, gr_utf32, cps, n, dir);
             dump_seg(tag, seg, face, NULL, 1);
-            if (seg && ln < 3 && (justify_dirs >> dir & 1)) {
-                float w = gr_seg_justify(seg, gr_seg_first_slot(seg), NULL,
-                                         gr_seg_advance_X(seg) * 1.2, gr_justCompleteLine, NULL, NULL);
-                printf("%s justified %.9g\n", tag, w);
-                strcat(tag, "+J");
-                dump_seg(tag, seg, face, NULL, 0);
-            }
+            if (seg && ln < 3 && (justify_dirs >> dir & 1))
+                dump_justified(tag, seg, face, NULL, 1.2, "");
             gr_seg_destroy(seg);
             snprintf(tag, sizeof tag, "L%d %s ppm", ln, dir ? "rtl" : "ltr");
             seg = gr_make_seg(font, face, 0, NULL, gr_utf8, line, n, dir | 2);
             dump_seg(tag, seg, face, font, 0);
-            if (seg && ln < 3 && (justify_dirs >> dir & 1)) {
-                float w = gr_seg_justify(seg, gr_seg_first_slot(seg), font,
-                                         gr_seg_advance_X(seg) * 1.1, gr_justCompleteLine, NULL, NULL);
-                printf("%s+J justified %.9g\n", tag, w);
-                strcat(tag, "+J");
-                dump_seg(tag, seg, face, font, 0);
-            }
+            if (seg && ln < 3 && (justify_dirs >> dir & 1))
+                dump_justified(tag, seg, face, font, 1.1, "+J");
             gr_seg_destroy(seg);
             if (hfont) {
                 snprintf(tag, sizeof tag, "L%d %s hinted", ln, dir ? "rtl" : "ltr");

@@ -23,10 +23,13 @@ no sweeps, no generated lines.
 """
 import os
 import re
-import shlex
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+# graphite2's suite cases, read as tests/graphite/peer_suite.py reads them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "graphite"))
+from peer_cases import fonttest_cases  # noqa: E402
 
 
 def env_with(dropin):
@@ -50,28 +53,6 @@ def check_loader(program, dropin):
         print(f"FAIL: without LD_LIBRARY_PATH {program} should load the real graphite2")
         return False
     return True
-
-
-def fonttest_cases(peer):
-    for line in open(os.path.join(peer, "cases.cmake.txt"), encoding="utf-8"):
-        m = re.match(r"\s*fonttest\((.*)\)\s*$", line)
-        if not m:
-            continue
-        args = shlex.split(m.group(1))
-        name, font, rest = args[0], args[1], args[2:]
-        codes, opts = [], []
-        i = 0
-        while i < len(rest):
-            if rest[i] in ("-feat", "-j"):
-                opts += [rest[i], rest[i + 1]]
-                i += 2
-            elif rest[i] == "-rtl":
-                opts.append("-rtl")
-                i += 1
-            else:
-                codes.append(rest[i])
-                i += 1
-        yield name, font, codes, opts
 
 
 def run_gr2fonttest(dropin, src):
