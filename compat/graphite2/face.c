@@ -1,5 +1,6 @@
 /* fontvm's graphite2 drop-in: faces (from a table callback or a file), their
  * features, languages and labels, tags and the engine version. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +232,19 @@ static gr_face *make_file_face(const char *filename, unsigned int faceOptions)
 {
     (void)faceOptions;
     if (!filename)
+        return NULL;
+    /* COMPAT(graphite2): its file face reads a plain sfnt of version 1.0
+     * only; measured on small.ttf: 2.0, 'true', 'OTTO', 'typ1', 'ttcf',
+     * A5kbd, 0x00010001 and 0x0001FFFF refused (fontvm opens the first
+     * five, collections and web fonts as FreeType does; a table callback,
+     * HarfBuzz's way, is not affected) (fuzz/FINDINGS.md F-38). */
+    uint8_t version[4] = {0};
+    FILE *f = fopen(filename, "rb");
+    size_t got = f ? fread(version, 1, sizeof version, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != sizeof version || version[0] != 0 || version[1] != 1 || version[2] != 0 ||
+        version[3] != 0)
         return NULL;
     fv_font *font = NULL;
     if (fv_font_open_file(filename, 0, NULL, &font, NULL) != FV_OK)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/reader.h"
 #include "gr_compare.h"
 
 static grc_diff diff_at(grc_status st, long slot, const char *what)
@@ -108,4 +109,38 @@ int grc_same_positions(const grc_run *ref, const grc_run *fv)
                fabs(ref->glyphs[i].x - fv->glyphs[i].x) <= 1.0 / 64 &&
                fabs(ref->glyphs[i].y - fv->glyphs[i].y) <= 1.0 / 64;
     return same;
+}
+
+const uint8_t *grc_sfnt_table(const uint8_t *file, size_t size, uint32_t tag, size_t *len)
+{
+    fv_span all = {file, size}, font = all, t;
+    uint32_t version = 0, off = 0, rec_len = 0, rec_tag = 0;
+    uint16_t num = 0;
+    *len = 0;
+    if (fv_rd_u32(all, 0, &version) != FV_OK)
+        return NULL;
+    if (version == FV_TAG('t', 't', 'c', 'f') &&
+        (fv_rd_u32(all, 12, &off) != FV_OK || fv_span_tail(all, off, &font) != FV_OK ||
+         fv_rd_u32(font, 0, &version) != FV_OK))
+        return NULL;
+    if (version != 0x00010000u && version != 0x00020000u && version != FV_TAG('t', 'r', 'u', 'e') &&
+        version != FV_TAG('O', 'T', 'T', 'O') && version != FV_TAG('t', 'y', 'p', '1') &&
+        version != 0xA56B6264u /* A5kbd */ && version != 0xA56C7374u /* A5lst */)
+        return NULL;
+    if (fv_rd_u16(font, 4, &num) != FV_OK)
+        return NULL;
+    for (uint32_t i = 0; i < num; i++) {
+        uint64_t rec = 12 + 16 * (uint64_t)i;
+        if (fv_rd_u32(font, rec, &rec_tag) != FV_OK || fv_rd_u32(font, rec + 8, &off) != FV_OK ||
+            fv_rd_u32(font, rec + 12, &rec_len) != FV_OK)
+            return NULL;
+        if (rec_tag == tag) {
+            /* offsets are file-relative, in a collection too */
+            if (fv_span_sub(all, off, rec_len, &t) != FV_OK)
+                return NULL;
+            *len = t.len;
+            return t.data;
+        }
+    }
+    return NULL;
 }

@@ -146,6 +146,15 @@ int grc_fv_shape_justified(fv_gr_face *face, const grc_request *req, float justi
  * to free).  A failed segment is a filled run with ok = 0. */
 int grc_shape_both(grc_gr2 *g, fv_gr_face *face, const grc_request *req, grc_run *ref,
                    grc_run *fv);
+/* The bytes of table `tag` (*len set) of `file` as the runner hands
+ * tables to graphite2, or NULL (*len 0): face 0 of a collection, tables
+ * only from a sfnt version FreeType (and so fontvm) reads (1.0, 2.0,
+ * 'true', 'OTTO', 'typ1', A5kbd, A5lst), the first record of the tag, its
+ * bytes inside the file.  graphite2 itself asks its table callback without
+ * looking at the version; HarfBuzz's callback, like FreeType, answers for
+ * known versions only.  gr2_api_diff hands the drop-in the same lookup
+ * (fuzz/FINDINGS.md F-34, F-38). */
+const uint8_t *grc_sfnt_table(const uint8_t *file, size_t size, uint32_t tag, size_t *len);
 /* 1 when both runs succeeded with the same glyphs at the same origins
  * (within 1/64 unit, the runner's tolerance). */
 int grc_same_positions(const grc_run *ref, const grc_run *fv);

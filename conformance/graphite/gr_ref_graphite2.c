@@ -15,50 +15,15 @@
 #include "gr_compare.h"
 
 struct grc_gr2 {
-    fv_span font;       /* the sfnt (face 0 of a collection) */
     fv_span file;       /* the whole file: table offsets are file-relative */
     gr_face *face;
     uint16_t upem;
 };
 
-/* Finds `tag` in the table directory; 0 and the table span on success. */
-static int find_table(const struct grc_gr2 *g, uint32_t tag, fv_span *out)
-{
-    uint16_t num = 0;
-    uint32_t version = 0;
-    /* A file of a sfnt version FreeType does not know holds no tables for
-     * the caller, as for FreeType's loader (fontvm refuses it as FreeType
-     * does; HarfBuzz's knows fewer); measured, graphite2's own
-     * gr_make_file_face refuses every version but 1.0 (fuzz/FINDINGS.md
-     * F-34). */
-    if (fv_rd_u32(g->font, 0, &version) != FV_OK ||
-        (version != 0x00010000u && version != 0x00020000u && version != FV_TAG('t', 'r', 'u', 'e') &&
-         version != FV_TAG('O', 'T', 'T', 'O') && version != FV_TAG('t', 'y', 'p', '1') &&
-         version != 0xA56B6264u /* A5kbd */ && version != 0xA56C7374u /* A5lst */))
-        return -1;
-    if (fv_rd_u16(g->font, 4, &num) != FV_OK)
-        return -1;
-    for (uint32_t i = 0; i < num; i++) {
-        uint64_t rec = 12 + 16 * (uint64_t)i;
-        uint32_t t, off, len;
-        if (fv_rd_u32(g->font, rec, &t) != FV_OK || fv_rd_u32(g->font, rec + 8, &off) != FV_OK
-            || fv_rd_u32(g->font, rec + 12, &len) != FV_OK)
-            return -1;
-        if (t == tag)
-            return fv_span_sub(g->file, off, len, out) == FV_OK ? 0 : -1;
-    }
-    return -1;
-}
-
 static const void *get_table(const void *handle, unsigned int name, size_t *len)
 {
-    fv_span t;
-    if (find_table(handle, name, &t) != 0) {
-        *len = 0;
-        return NULL;
-    }
-    *len = t.len;
-    return t.data;
+    const struct grc_gr2 *g = handle;
+    return grc_sfnt_table(g->file.data, g->file.len, name, len);
 }
 
 grc_gr2 *grc_gr2_open(const uint8_t *data, size_t size, char *err, size_t err_size)
@@ -70,18 +35,20 @@ grc_gr2 *grc_gr2_open(const uint8_t *data, size_t size, char *err, size_t err_si
     }
     g->file.data = data;
     g->file.len = size;
-    g->font = g->file;
     uint32_t magic = 0;
     if (fv_rd_u32(g->file, 0, &magic) == FV_OK && magic == FV_TAG('t', 't', 'c', 'f')) {
         uint32_t off = 0;
-        if (fv_rd_u32(g->file, 12, &off) != FV_OK || fv_span_tail(g->file, off, &g->font) != FV_OK) {
+        fv_span face0;
+        if (fv_rd_u32(g->file, 12, &off) != FV_OK || fv_span_tail(g->file, off, &face0) != FV_OK) {
             snprintf(err, err_size, "truncated TrueType collection header");
             free(g);
             return NULL;
         }
     }
-    fv_span head;
-    if (find_table(g, FV_TAG('h', 'e', 'a', 'd'), &head) != 0 || fv_rd_u16(head, 18, &g->upem) != FV_OK) {
+    size_t head_len = 0;
+    const uint8_t *head_data = grc_sfnt_table(data, size, FV_TAG('h', 'e', 'a', 'd'), &head_len);
+    fv_span head = {head_data, head_len};
+    if (!head_data || fv_rd_u16(head, 18, &g->upem) != FV_OK) {
         snprintf(err, err_size, "no readable head table");
         free(g);
         return NULL;

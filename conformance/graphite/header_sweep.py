@@ -500,7 +500,8 @@ def sfnt_mutations(base):
     outlines dropped) applied to the whole font, and what graphite2 checks
     on top: every head field, the hhea version and metric format, maxp's
     glyph count against Gloc's, the cmap header and its encoding records,
-    glyph bounding boxes turned inside out."""
+    glyph bounding boxes turned inside out; and Feat cut between its
+    version's record size and graphite2's (16 bytes a record)."""
     put16, put32, find, build = tt_sweep.put16, tt_sweep.put32, tt_sweep.find, tt_sweep.build
     tables = tt_sweep.read_tables(base)
     out = []
@@ -618,6 +619,23 @@ def sfnt_mutations(base):
                             (struct.pack(">HHHHIHHHHHHHHHH", 0, 1, 3, 1, 12, 4, 24, 0, 2, 2, 0, 0,
                                          0xFFFF, 0, 1) + struct.pack(">H", 0), "empty format 4")):
             replaced(b"cmap", data, "cmap.replaced", label)
+    # Feat's records as graphite2 sizes them: 16 bytes each, the 2.0
+    # record's size, whatever the version (F-37).  The font's own features
+    # with their settings dropped (else both refuse settings past the end),
+    # the table cut around the two record sizes.
+    _, feat = find(tables, b"Feat")
+    if feat is not None and len(feat) >= 12 and 0x10000 <= u32(feat, 0) < 0x30000 and u16(feat, 4):
+        n, rec = u16(feat, 4), 16 if u32(feat, 0) >= 0x20000 else 12
+        if 12 + rec * n <= len(feat):
+            for length in sorted({12 + rec * n, 12 + 16 * n - 1, 12 + 16 * n}):
+                d = bytearray(feat[:12 + rec * n]) + bytes(max(0, length - 12 - rec * n))
+                for k in range(n):   # numSettings 0, the settings at the table's end
+                    if rec == 16:
+                        struct.pack_into(">HHI", d, 12 + 16 * k + 4, 0, 0, length)
+                    else:
+                        struct.pack_into(">HI", d, 12 + 12 * k + 2, 0, length)
+                replaced(b"Feat", bytes(d[:length]), "Feat.cut",
+                         f"{n} features without settings, {length} bytes")
     # bounding boxes inside out: glyph 0, and a glyph in the middle
     _, loca = find(tables, b"loca")
     _, glyf = find(tables, b"glyf")

@@ -7,7 +7,8 @@
  * (it is the reference), and fontvm must decide the same, refusing with
  * the named reason.
  *
- * - Feat: a version below 1.0 fails the face;
+ * - Feat: a version below 1.0 fails the face; its feature records must fit
+ *   as if each took 16 bytes (the 2.0 record) whatever the version (F-37);
  * - Gloc/Glat: the version limits are signed comparisons (0x80000000 and
  *   up pass; a Glat version there is read as 3.0);
  * - Gloc listing fewer glyphs than maxp fails the face;
@@ -208,6 +209,51 @@ static void test_feat_version(void **state)
         char what[96];
         snprintf(what, sizeof what, "small.ttf Feat version 0x%08x", (unsigned)cases[i].v);
         expect(f, what, cases[i].ok, "Feat version below 1.0");
+    }
+    free(base.d);
+}
+
+/* small.ttf with its Feat replaced by `len` bytes of a Feat 1.0 of `num`
+ * features, each without settings and pointing at the table's end (the
+ * table appended to the file, its directory record pointing there). */
+static font with_bare_feat(const font *base, uint32_t num, uint32_t len)
+{
+    size_t at = (base->n + 3) & ~(size_t)3;
+    font f = {calloc(1, at + len + 16), at + len};
+    assert_non_null(f.d);
+    memcpy(f.d, base->d, base->n);
+    uint8_t *t = f.d + at;
+    put32(t, 0x00010000);
+    put16(t + 4, num);
+    for (uint32_t k = 0; k < num; k++) {
+        uint8_t *r = t + 12 + 12 * k;
+        if (12 + 12 * (k + 1) > len)
+            break;
+        put16(r, 1 + k);        /* id */
+        put16(r + 2, 0);        /* no settings */
+        put32(r + 4, len);      /* settings offset: the table's end */
+        put16(r + 8, 0x8000);   /* flags */
+        put16(r + 10, 0x0102);  /* label */
+    }
+    uint8_t *rec = record(&f, "Feat");
+    put32(rec + 8, (uint32_t)at);
+    put32(rec + 12, len);
+    return f;
+}
+
+static void test_feat_records_sized_as_v2(void **state)
+{
+    (void)state;
+    font base = peer("small.ttf");
+    for (uint32_t num = 1; num <= 3; num++) {
+        /* 12 + 12n holds the 1.0 records; graphite2 wants 12 + 16n */
+        for (uint32_t len = 12 + 12 * num; len <= 12 + 16 * num + 1; len++) {
+            char what[96];
+            snprintf(what, sizeof what, "small.ttf Feat 1.0, %u bare features, %u bytes",
+                     (unsigned)num, (unsigned)len);
+            expect(with_bare_feat(&base, num, len), what, len >= 12 + 16 * num,
+                   "feature records (16 bytes each");
+        }
     }
     free(base.d);
 }
@@ -468,6 +514,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feat_version),
+        cmocka_unit_test(test_feat_records_sized_as_v2),
         cmocka_unit_test(test_gloc_glat_versions_signed),
         cmocka_unit_test(test_collisions_need_octaboxes),
         cmocka_unit_test(test_gloc_covers_maxp),

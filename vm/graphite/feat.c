@@ -25,6 +25,14 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
      * layout is read. */
     if (version < 0x00010000u)
         return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 0, "Feat version below 1.0");
+    /* COMPAT(graphite2): the feature records must fit as if each took 16
+     * bytes, the 2.0 record's size, whatever the version (measured on
+     * small.ttf with a Feat 1.0 of 1, 2, 3 features with and without
+     * settings: 12 + 12n to 12 + 16n - 1 bytes fail the face, 12 + 16n
+     * load; F-37) */
+    if (!fv_span_has(feat, 12, 16u * (uint64_t)n))
+        return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Feat, 12,
+                         "feature records (16 bytes each, as graphite2 sizes them)");
     face->features = fv_mem_array(face->mem, n ? n : 1, sizeof(grv_feature));
     if (!face->features)
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Feat, 0, "features");

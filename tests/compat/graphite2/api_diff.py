@@ -9,11 +9,14 @@ face, features and labels, languages, fonts (none, 12 ppm, a hinted advance
 callback), every slot with every gr_attrCode, char infos, justification
 and feature sweeps.  It runs once as it is and once with
 LD_LIBRARY_PATH=DROPIN_DIR; the outputs must be identical.  Prints how many
-lines of how many runs agree.
+lines of how many runs agree.  Then gr_make_file_face on copies of
+small.ttf whose sfnt version is rewritten (graphite2's file face reads 1.0
+only, fuzz/FINDINGS.md F-38): the same face decisions and face answers.
 """
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def float_rounding(x, y):
@@ -52,6 +55,41 @@ CASES = [
     ("/usr/share/fonts/truetype/harmattan/Harmattan-Regular.ttf", "corpus/texts/arabic.txt", "rtl", []),
     ("/usr/share/fonts/truetype/abyssinica/AbyssinicaSIL-Regular.ttf", "corpus/texts/ethiopic.txt", "ltr", []),
 ]
+
+
+# sfnt versions: the known ones (1.0, 2.0, 'true', 'OTTO', 'typ1', a
+# collection's 'ttcf', FreeType's A5kbd), 1.0's neighbours, unknown ones
+FILE_FACE_VERSIONS = (0x00010000, 0x00020000, 0x74727565, 0x4F54544F, 0x74797031, 0x74746366,
+                      0xA56B6264, 0x00010001, 0x0001FFFF, 0x00008000, 0x00210000, 0, 0xFFFFFFFF)
+
+
+def file_face_versions(dump, env, src, bad):
+    """gr2_api_dump --file-face on small.ttf at each FILE_FACE_VERSIONS, the
+    face's answers compared; returns (identical runs, {version: "0x..." if
+    graphite2 made a face})."""
+    with open(os.path.join(src, PEER, "small.ttf"), "rb") as fh:
+        font = fh.read()
+    text = os.path.join(src, "corpus/peer/graphite2/texts/test_small.txt")
+    same, made = 0, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for v in FILE_FACE_VERSIONS:
+            path = os.path.join(tmp, f"small-{v:08x}.ttf")
+            with open(path, "wb") as fh:
+                fh.write(v.to_bytes(4, "big") + font[4:])
+            cmd = [dump, path, text, "--file-face", "--max-lines", "3"]
+            a = subprocess.run(cmd, capture_output=True, timeout=600)
+            b = subprocess.run(cmd, capture_output=True, timeout=600, env=env)
+            made[v] = f"0x{v:08X}" if b"face ok" in a.stdout else ""
+            # the face's answers (decision, glyphs, info, features): the
+            # lines before the first segment's; the segments are CASES' work
+            head = lambda out: out.split(b"\nL0 ")[0]
+            if head(a.stdout) == head(b.stdout) and a.returncode == b.returncode:
+                same += 1
+                continue
+            face = lambda out: next((x for x in out.splitlines() if x.startswith(b"face ")), b"<none>")
+            bad.append(f"small.ttf as sfnt version 0x{v:08X}, gr_make_file_face: graphite2 "
+                       f"{face(a.stdout)!r}, drop-in {face(b.stdout)!r}\n      {' '.join(cmd)}")
+    return same, made
 
 
 def main(argv):
@@ -101,6 +139,9 @@ def main(argv):
                        f"(exit {a.returncode}/{b.returncode}), first difference at line {first + 1}:\n"
                        f"      graphite2: {x[:240]!r}\n      drop-in:   {y[:240]!r}\n"
                        f"      {' '.join(cmd)}")
+    versions_same, versions = file_face_versions(dump, env, src, bad)
+    print(f"gr_make_file_face by sfnt version: {versions_same}/{len(versions)} runs identical "
+          f"(faces made by graphite2 for {', '.join(versions[v] for v in sorted(versions) if versions[v])})")
     print(f"graphite2 API through the drop-in: {same}/{lines} answers identical ({runs} fonts and "
           f"texts); of the others {rounding} differ in the last bits of a float only, "
           f"{known - rounding} are gr_seg_justify with a scaled font (known, README)")
