@@ -59,9 +59,10 @@ void ttl_note(ttl_state *s, int k, const fv_error *where)
 
 void ttl_on_diag(void *user, fv_tt_diag_kind what, const fv_error *where)
 {
-    int k = what == FV_TT_DIAG_AFTER_IUP ? TTL_AFTER_IUP
-            : what == FV_TT_DIAG_IGNORED ? class_of_ignored(where->kind)
-                                         : class_of_stopped(where->kind);
+    int k = what == FV_TT_DIAG_AFTER_IUP        ? TTL_AFTER_IUP
+            : what == FV_TT_DIAG_TWILIGHT_UNSET ? TTL_TWILIGHT
+            : what == FV_TT_DIAG_IGNORED        ? class_of_ignored(where->kind)
+                                                : class_of_stopped(where->kind);
     ttl_note(user, k, where);
 }
 
@@ -74,12 +75,14 @@ int ttl_class_of_load_error(const fv_error *err)
 
 void ttl_location_text(int k, const fv_error *e, char *buf, size_t size)
 {
-    if (k == TTL_AFTER_IUP) {
+    if (k == TTL_AFTER_IUP || k == TTL_TWILIGHT) {
         char glyph[32] = "";
         if (e->glyph != FV_NO_VALUE)
             snprintf(glyph, sizeof glyph, "[%" PRIu32 "]", e->glyph);
-        int n = snprintf(buf, size, "%s%s@%" PRIu32 ":%.24s: point %" PRId64 " not moved after IUP",
-                         fv_program_name(e->program), glyph, e->pc, e->opname, e->index);
+        int n = snprintf(buf, size, "%s%s@%" PRIu32 ":%.24s: %s %" PRId64 "%s",
+                         fv_program_name(e->program), glyph, e->pc, e->opname,
+                         k == TTL_TWILIGHT ? "twilight point" : "point", e->index,
+                         k == TTL_TWILIGHT ? " read before set" : " not moved after IUP");
         if (n < 0 && size > 0)
             buf[0] = '\0';
         return;

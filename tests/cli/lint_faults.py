@@ -6,7 +6,7 @@ Asserts, for each diagnostic class, the count, the glyphs and the first
 location (program, glyph, pc, opcode, index) that `fontvm lint --json`
 reports; a clean glyph reports nothing; a font whose prep divides by zero
 is prep_failed; and, against the reference itself, the glyphs lint flags
-(every class but after_iup, which is no fault) are exactly the glyphs
+(every class but after_iup and twilight_unset, which are no faults) are exactly the glyphs
 FreeType 2.12.1 refuses with FT_LOAD_PEDANTIC (fvconform-tt --pedantic:
 error_both), while without it both engines hint every glyph identically.
 
@@ -28,6 +28,7 @@ PUSHB1, PUSHB2 = 0xB0, 0xB1
 POP, RCVT, RS, MDAP0, SZP0, SHC0, DIV, CALL = 0x21, 0x45, 0x43, 0x2E, 0x13, 0x34, 0x62, 0x2B
 SVTCA_Y, IUP_Y, IUP_X, SHPIX, JMPR, UNDEFINED = 0x00, 0x30, 0x31, 0x38, 0x1C, 0x83
 PUSHW1 = 0xB8
+MD0, MIAP0 = 0x49, 0x3E
 
 # name: (glyph program bytes, class expected, pc of the faulting
 # instruction, its mnemonic as fontvm names it, the index reported)
@@ -44,6 +45,14 @@ GLYPHS = {
     "noidef":    (bytes([UNDEFINED]), "undefined_instruction", 0, None, None),
     # SHPIX of point 0 by one pixel after IUP[y] and IUP[x]: dropped in v40.
     "afteriup":  (bytes([SVTCA_Y, IUP_Y, IUP_X, PUSHB2, 0, 64, SHPIX]), "after_iup", 6, "SHPIX", 0),
+    # MD measures twilight point 0 (zp0 = 0) against glyph point 1 while
+    # nothing has set it: it is still at (0,0), where prep's reset left it.
+    "twilight":  (bytes([PUSHB1, 0, SZP0, PUSHB2, 0, 1, MD0, POP]), "twilight_unset", 6, "MD[0]", 0),
+    # The same after MIAP has put twilight point 0 at CVT 1 (50 units): a
+    # later glyph, as the twilight zone lasts from glyph to glyph within a
+    # size: nothing to report, and "twilight" above (an earlier glyph) is
+    # still flagged.
+    "twilightset": (bytes([PUSHB1, 0, SZP0, PUSHB2, 0, 1, MIAP0, PUSHB2, 0, 1, MD0, POP]), None, None, None, None),
     # PUSHW -3, JMPR back to the PUSHW, forever: FreeType's backward-jump limit.
     "forever":   (bytes([PUSHW1, 0xFF, 0xFD, JMPR]), "program_limit", 3, "JMPR", None),
     # fpgm function 0 reads CVT 99: the fault is fpgm's, during this glyph.
@@ -195,7 +204,7 @@ def main():
     check(summary["identical"] == summary["cases"] == len(order),
           f"without pedantic not all identical: {summary}")
     cases, summary = statuses(True)
-    faulting = {gid[n] for n, g in GLYPHS.items() if g[1] and g[1] != "after_iup"}
+    faulting = {gid[n] for n, g in GLYPHS.items() if g[1] and g[1] not in ("after_iup", "twilight_unset")}
     refused = {g for g, s in cases.items() if s == "error_both"}
     check(refused == faulting and set(cases) == refused,
           f"pedantic FreeType refuses {sorted(refused)} (others {cases}), lint flags {sorted(faulting)}")

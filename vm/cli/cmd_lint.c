@@ -40,7 +40,8 @@ static json_t *location_json(int k, const fv_error *e)
     json_object_set_new(o, "glyph", e->glyph == FV_NO_VALUE ? json_null() : json_integer(e->glyph));
     json_object_set_new(o, "pc", e->pc == FV_NO_VALUE ? json_null() : json_integer(e->pc));
     json_object_set_new(o, "opcode", e->opcode < 0 ? json_null() : json_string(e->opname));
-    json_object_set_new(o, "kind", json_string(k == TTL_AFTER_IUP ? "after_iup" : fv_status_name(e->kind)));
+    /* the classes that are no fault (e->kind FV_OK) are their own kind */
+    json_object_set_new(o, "kind", json_string(e->kind == FV_OK ? ttl_name(k) : fv_status_name(e->kind)));
     json_object_set_new(o, "index", e->index == INT64_MIN ? json_null() : json_integer(e->index));
     json_object_set_new(o, "message", json_string(msg));
     return o;

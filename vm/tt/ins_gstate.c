@@ -17,6 +17,8 @@ static int vector_to_line(tt_ctx *c, uint16_t i1, uint16_t i2, int perpendicular
     uint32_t q1, q2;
     if (!tt_point_pair(c, c->zp2, i1, &q1, c->zp1, i2, &q2, st))
         return 0;
+    tt_point_read(c, c->zp2, q1);
+    tt_point_read(c, c->zp1, q2);
     tt_vec p1 = c->zp1->cur[q2], p2 = c->zp2->cur[q1];
     int64_t a = tt_sub(p1.x, p2.x), b = tt_sub(p1.y, p2.y);
     /* COMPAT(freetype): coincident points act like the x axis (confirmed
@@ -175,6 +177,8 @@ TT_HANDLER(SDPVTL)
     fv_status st = FV_OK;
     if (!tt_point_pair(c, c->zp1, p2, &q2, c->zp2, p1, &q1, &st))
         return st;
+    tt_point_read(c, c->zp1, q2);
+    tt_point_read(c, c->zp2, q1);
     for (int pass = 0; pass < 2; pass++) {
         tt_vec v1 = pass == 0 ? c->zp1->org[q2] : c->zp1->cur[q2];
         tt_vec v2 = pass == 0 ? c->zp2->org[q1] : c->zp2->cur[q1];

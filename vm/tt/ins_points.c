@@ -146,6 +146,7 @@ static int displacement(tt_ctx *c, int64_t *dx, int64_t *dy, const tt_zone **zon
     if (!tt_point_ref(c, zp, (c->opcode & 1) ? c->gs.rp1 : c->gs.rp2, ref, st))
         return 0;
     *zone = zp;
+    tt_point_read(c, zp, *ref);
     int64_t d = tt_project_pts(c, zp->cur[*ref], zp->org[*ref]);
     *dx = tt_muldiv(d, c->gs.fv_x, c->f_dot_p);
     *dy = tt_muldiv(d, c->gs.fv_y, c->f_dot_p);
@@ -303,6 +304,7 @@ TT_HANDLER(MSIRP)
     fv_status st = FV_OK;
     if (!tt_point_pair(c, c->zp1, tt_u16(args[0]), &p, c->zp0, c->gs.rp0, &rp0, &st))
         return st;
+    tt_point_read(c, c->zp0, rp0);
     /* COMPAT(freetype): in the twilight zone the point is first placed at
      * rp0's original position moved by the distance. */
     if (c->gs.gep1 == 0) {
@@ -335,6 +337,7 @@ TT_HANDLER(ALIGNRP)
     uint32_t rp0;
     if (!tt_point_ref(c, c->zp0, c->gs.rp0, &rp0, &st))
         return loop_done(c, st);
+    tt_point_read(c, c->zp0, rp0);
     for (; c->gs.loop > 0; c->gs.loop--) {
         uint32_t p;
         if (pop_point(c, c->zp1, &p, &st))
@@ -423,6 +426,8 @@ TT_HANDLER(MDRP)
     fv_status st = FV_OK;
     if (!tt_point_pair(c, c->zp1, target, &p, c->zp0, c->gs.rp0, &rp0, &st))
         goto done;
+    tt_point_read(c, c->zp0, rp0);
+    tt_point_read(c, c->zp1, p); /* its original position is measured */
     int64_t org_dist;
     /* COMPAT(freetype): twilight distances come from org, others from the
      * unscaled outline. */
@@ -472,6 +477,7 @@ TT_HANDLER(MIRP)
     }
     if (!tt_point_pair(c, c->zp1, target, &p, c->zp0, c->gs.rp0, &rp0, &st))
         goto done;
+    tt_point_read(c, c->zp0, rp0);
     int64_t cvt_dist = cvt_entry == 0 ? 0 : tt_cvt_read(c, (uint32_t)(cvt_entry - 1));
     if (tt_abs(tt_sub(cvt_dist, c->gs.single_width_value)) < c->gs.single_width_cutin)
         cvt_dist = cvt_dist >= 0 ? c->gs.single_width_value : tt_neg(c->gs.single_width_value);
@@ -521,6 +527,10 @@ TT_HANDLER(ISECT)
         !tt_point_get(c->zp1, tt_u16(args[2]), &a1) ||
         !tt_point_get(c->zp2, tt_u16(args[0]), &p))
         return tt_soft(c, FV_E_TT_INVALID_POINT, tt_u16(args[0]));
+    tt_point_read(c, c->zp1, a0);
+    tt_point_read(c, c->zp1, a1);
+    tt_point_read(c, c->zp0, b0);
+    tt_point_read(c, c->zp0, b1);
     tt_vec *z0 = c->zp0->cur, *z1 = c->zp1->cur;
     int64_t dbx = tt_sub(z0[b1].x, z0[b0].x), dby = tt_sub(z0[b1].y, z0[b0].y);
     int64_t dax = tt_sub(z1[a1].x, z1[a0].x), day = tt_sub(z1[a1].y, z1[a0].y);
@@ -552,6 +562,8 @@ TT_HANDLER(ALIGNPTS)
     fv_status st = FV_OK;
     if (!tt_point_pair(c, c->zp1, tt_u16(args[0]), &p1, c->zp0, tt_u16(args[1]), &p2, &st))
         return st;
+    tt_point_read(c, c->zp1, p1);
+    tt_point_read(c, c->zp0, p2);
     int64_t d = tt_project_pts(c, c->zp0->cur[p2], c->zp1->cur[p1]) / 2;
     tt_move(c, c->zp1, p1, d);
     tt_move(c, c->zp0, p2, tt_neg(d));
@@ -578,12 +590,14 @@ TT_HANDLER(IP)
     uint32_t rp1, rp2;
     if (!tt_point_ref(c, c->zp0, c->gs.rp1, &rp1, &st))
         return loop_done(c, st);
+    tt_point_read(c, c->zp0, rp1);
     tt_vec orus_base = twilight ? c->zp0->org[rp1] : c->zp0->orus[rp1];
     tt_vec cur_base = c->zp0->cur[rp1];
     int64_t old_range = 0, cur_range = 0;
     /* COMPAT(freetype): a bad rp2 interpolates with empty ranges, without
      * an error even when pedantic. */
     if (tt_point_get(c->zp1, c->gs.rp2, &rp2)) {
+        tt_point_read(c, c->zp1, rp2);
         if (twilight)
             old_range = tt_dualproj_pts(c, c->zp1->org[rp2], orus_base);
         else if (c->exec_x_scale == c->exec_y_scale)
@@ -603,6 +617,7 @@ TT_HANDLER(IP)
                 return st;
             continue;
         }
+        tt_point_read(c, c->zp2, p); /* its original position is measured */
         int64_t org_dist;
         if (twilight)
             org_dist = tt_dualproj_pts(c, c->zp2->org[p], orus_base);
@@ -785,6 +800,7 @@ TT_HANDLER(GC)
         args[0] = 0;
         return st;
     }
+    tt_point_read(c, c->zp2, p);
     if (c->opcode & 1)
         args[0] = tt_dualproj(c, c->zp2->org[p].x, c->zp2->org[p].y);
     else
@@ -821,9 +837,13 @@ TT_HANDLER(MD)
     uint32_t k, l;
     int64_t d = 0;
     fv_status st = FV_OK;
-    if (!tt_point_pair(c, c->zp0, tt_u16(args[0]), &l, c->zp1, tt_u16(args[1]), &k, &st))
-        d = 0;
-    else if (c->opcode & 1)
+    if (!tt_point_pair(c, c->zp0, tt_u16(args[0]), &l, c->zp1, tt_u16(args[1]), &k, &st)) {
+        args[0] = 0;
+        return st;
+    }
+    tt_point_read(c, c->zp0, l);
+    tt_point_read(c, c->zp1, k);
+    if (c->opcode & 1)
         d = tt_project_pts(c, c->zp0->cur[l], c->zp1->cur[k]);
     else if (c->gs.gep0 == 0 || c->gs.gep1 == 0)
         d = tt_dualproj_pts(c, c->zp0->org[l], c->zp1->org[k]);

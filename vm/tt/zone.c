@@ -1,7 +1,20 @@
 /* Zone allocation (the glyph zone and the twilight zone). */
 #include <string.h>
 
+#include "tt/exec.h"
 #include "tt/zone.h"
+
+void tt_twilight_read(tt_ctx *c, uint32_t p)
+{
+    if (FV_LIKELY(c->ex == NULL || c->ex->diag == NULL))
+        return;
+    /* Prep's reset zeroes every twilight point (org and cur); whatever
+     * sets one (MIAP, MIRP and MSIRP from a reference, SCFS, any move)
+     * leaves it elsewhere, short of setting it to the origin itself. */
+    const tt_vec o = c->twilight.org[p], v = c->twilight.cur[p];
+    if (o.x == 0 && o.y == 0 && v.x == 0 && v.y == 0)
+        tt_diag(c, FV_TT_DIAG_TWILIGHT_UNSET, FV_OK, p);
+}
 
 fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c)
 {

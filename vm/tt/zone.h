@@ -46,6 +46,18 @@ static inline int tt_point_pair(tt_ctx *c, const tt_zone *za, uint64_t a, uint32
     return tt_point_ref(c, za, a, pa, st) && tt_point_ref(c, zb, b, pb, st);
 }
 
+/* Diagnostics (fontvm lint): point p of zone z is about to be read as a
+ * reference, measured or taken as a line's end.  A twilight point that no
+ * instruction has set yet is reported (FV_TT_DIAG_TWILIGHT_UNSET).  With
+ * the hook off this costs a pointer compare, and only the instructions
+ * that read such points call it. */
+void tt_twilight_read(tt_ctx *c, uint32_t p);
+static inline void tt_point_read(tt_ctx *c, const tt_zone *z, uint32_t p)
+{
+    if (FV_UNLIKELY(z == &c->twilight))
+        tt_twilight_read(c, p);
+}
+
 /* Allocates a zone of n points and c contours (zeroed). */
 fv_status tt_zone_alloc(fv_mem *mem, tt_zone *z, uint32_t n, uint32_t c);
 void tt_zone_free(fv_mem *mem, tt_zone *z);
