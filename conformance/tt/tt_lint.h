@@ -28,7 +28,7 @@
     X(FT_LIMIT, "program_limit", "FreeType's instruction, loop or jump limit (stopped)")        \
     X(STOPPED_OTHER, "glyph_program_stopped", "glyph program stopped by another fault")        \
     X(AFTER_IUP, "after_iup", "v40: move after IUP[x] and IUP[y] dropped (cannot act)")         \
-    X(TWILIGHT, "twilight_unset", "twilight point read before any instruction set it (at 0,0)") \
+    X(TWILIGHT, "twilight_unset", "twilight point read before any instruction set it")    \
     X(PREP, "prep_failed", "fpgm or prep failed: no glyph hinted at this size")                 \
     X(HARDENING, "hardening_limit", "a fontvm work budget stopped the load (FreeType goes on)") \
     X(LOAD, "glyph_failed", "the glyph could not be loaded")

@@ -105,6 +105,10 @@ static fv_status run_prep(fv_tt_size *s, fv_tt_exec *ex, fv_error *err, int fres
     for (uint32_t i = 0; fresh && i < s->twilight.n_points; i++) {
         s->twilight.org[i].x = s->twilight.org[i].y = 0;
         s->twilight.cur[i].x = s->twilight.cur[i].y = 0;
+        /* No instruction reads a twilight point's touch flags (IUP works on
+         * the glyph zone), so clearing them changes no result; lint's
+         * twilight_unset reads them as "set since this reset". */
+        s->twilight.tags[i] = 0;
     }
     if (fresh) {
         memset(s->storage, 0, (size_t)s->storage_size * sizeof(int64_t));

@@ -8,11 +8,12 @@ void tt_twilight_read(tt_ctx *c, uint32_t p)
 {
     if (FV_LIKELY(c->ex == NULL || c->ex->diag == NULL))
         return;
-    /* Prep's reset zeroes every twilight point (org and cur); whatever
-     * sets one (MIAP, MIRP and MSIRP from a reference, SCFS, any move)
-     * leaves it elsewhere, short of setting it to the origin itself. */
-    const tt_vec o = c->twilight.org[p], v = c->twilight.cur[p];
-    if (o.x == 0 && o.y == 0 && v.x == 0 && v.y == 0)
+    /* Every instruction that places or moves a twilight point (MIAP, MIRP
+     * and MSIRP, which place it from a reference first, SCFS, SHP, SHPIX,
+     * ALIGNRP, ... all end in a move) marks it touched, and prep's reset
+     * clears the marks with the positions; only UTP clears them otherwise,
+     * so a point UTP untouched counts as unset again. */
+    if ((c->twilight.tags[p] & TT_TAG_TOUCH_BOTH) == 0)
         tt_diag(c, FV_TT_DIAG_TWILIGHT_UNSET, FV_OK, p);
 }
 

@@ -124,11 +124,10 @@ typedef enum fv_tt_diag_kind {
      * where->kind is FV_OK, where->index the point. */
     FV_TT_DIAG_AFTER_IUP,
     /* A twilight point was read (a reference point, a point MD, GC, MDRP or
-     * IP measures, or a line's end) while its original and current positions were both
-     * still (0,0), where prep's reset leaves every twilight point: no
-     * instruction has set it (or one set it to the origin, which cannot be
-     * told apart).  FreeType reads the zeros.  where->kind is FV_OK,
-     * where->index the point. */
+     * IP measures, or a line's end) before any instruction placed or moved
+     * it since prep's reset, which puts every twilight point at (0,0):
+     * FreeType reads the zeros.  A point UTP untouched counts as unset
+     * again.  where->kind is FV_OK, where->index the point. */
     FV_TT_DIAG_TWILIGHT_UNSET
 } fv_tt_diag_kind;
 typedef void (*fv_tt_diag_fn)(void *user, fv_tt_diag_kind what, const fv_error *where);
