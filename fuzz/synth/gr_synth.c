@@ -129,8 +129,5 @@ int fvsynth_gr_segment(fvsynth_gr *f, const uint8_t *gids, int n, int rtl)
 
 void fvsynth_gr_free(fvsynth_gr *f)
 {
-    fv_mem_free(&f->mem, f->seg.slots);
-    fv_mem_free(&f->mem, f->seg.words);
-    f->seg.slots = NULL;
-    f->seg.words = NULL;
+    grv_free_pool(&f->seg);
 }

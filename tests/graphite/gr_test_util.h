@@ -117,8 +117,7 @@ static inline void gr_fixture_seg(gr_fixture *f, const uint16_t *gids, int n)
 
 static inline void gr_fixture_free(gr_fixture *f)
 {
-    fv_mem_free(&f->mem, f->seg.slots);
-    fv_mem_free(&f->mem, f->seg.words);
+    grv_free_pool(&f->seg);
 }
 
 /* Runs `code` as action (cur_rule >= 0) or constraint code at map index 0. */

@@ -31,7 +31,7 @@ void grv_set_justify(grv_seg *seg, int32_t si, unsigned level, unsigned sub, int
         return;
     int16_t *just = grv_slot_words(seg, si) + silf->num_user;
     if (!just[0]) {
-        memset(just, 0, GRV_JUST_WORDS * sizeof(int16_t));
+        memset(just, 0, grv_just_words(silf) * sizeof(int16_t));
         for (unsigned l = 0; l < silf->num_jlevels && l < GRV_MAX_JLEVELS; l++)
             for (unsigned k = 0; k < 4; k++)
                 just[1 + l * 5 + k] = grv_glyph_attr(seg->face, s->gid, silf->jattr[l][k]);

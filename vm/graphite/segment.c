@@ -18,38 +18,44 @@ static void init_slot(grv_slot *s)
     s->last_pass = s->last_rule = -1;
 }
 
-/* Grows the slot pool to at least `cap` slots: one allocation each for the
- * slots and their words, plus one spare row of words after the pool's
- * (grv_slot_words), none of it cleared: grv_new_slot initialises each slot
- * it hands out and clears its words (a new slot's user attributes are 0
- * and its justification values not loaded; grv_free_slot clears them
- * again). */
+/* Grows the slot pool to at least `cap` slots: one allocation holds the
+ * slots and, after them, their words plus one spare row (grv_slot_words),
+ * none of it cleared: grv_new_slot initialises each slot it hands out and
+ * clears its words (a new slot's user attributes are 0 and its
+ * justification values not loaded; grv_free_slot clears them again).
+ * seg->words points into the block; freeing seg->slots frees both. */
 int grv_reserve_slots(grv_seg *seg, uint32_t cap)
 {
     if (cap <= seg->pool_cap)
         return 1;
     size_t nw = grv_words_per_slot(seg);
-    if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 2 ||
-        ((uint64_t)cap + 1) * nw * sizeof(int16_t) > SIZE_MAX / 2)
+    if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 4 ||
+        ((uint64_t)cap + 1) * nw * sizeof(int16_t) > SIZE_MAX / 4)
         return 0;
-    grv_slot *ns = fv_mem_alloc(seg->mem, (size_t)cap * sizeof(grv_slot));
-    /* not cleared: grv_new_slot clears a slot's words as it hands it out */
-    int16_t *nwords = fv_mem_alloc(seg->mem, ((size_t)cap + 1) * nw * sizeof(int16_t));
-    if (!ns || !nwords) {
-        fv_mem_free(seg->mem, ns);
-        fv_mem_free(seg->mem, nwords);
+    /* grv_slot's size is a multiple of 4, and words are 2-byte aligned */
+    _Static_assert(sizeof(grv_slot) % sizeof(int16_t) == 0, "words follow the slots");
+    size_t slot_bytes = (size_t)cap * sizeof(grv_slot);
+    grv_slot *ns = fv_mem_alloc(seg->mem, slot_bytes + ((size_t)cap + 1) * nw * sizeof(int16_t));
+    if (!ns)
         return 0;
-    }
+    int16_t *nwords = (int16_t *)(void *)((unsigned char *)ns + slot_bytes);
     if (seg->pool_len) {
         memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
         memcpy(nwords, seg->words, (size_t)seg->pool_len * nw * sizeof(int16_t));
     }
     fv_mem_free(seg->mem, seg->slots);
-    fv_mem_free(seg->mem, seg->words);
     seg->slots = ns;
     seg->words = nwords;
     seg->pool_cap = cap;
     return 1;
+}
+
+void grv_free_pool(grv_seg *seg)
+{
+    fv_mem_free(seg->mem, seg->slots);
+    seg->slots = NULL;
+    seg->words = NULL;
+    seg->pool_len = seg->pool_cap = 0;
 }
 
 grv_slot *grv_link_fault(grv_seg *seg, int32_t i)

@@ -164,7 +164,7 @@ typedef struct grv_seg {
     fv_mem *mem;
     grv_slot *slots;       /* pool */
     /* Per-slot words beside the pool (grv_slot_words): the slot's num_user
-     * user attributes, then its justification block (GRV_JUST_WORDS: a
+     * user attributes, then its justification block (grv_just_words: a
      * "loaded" word, graphite2's SlotJustify, and 5 values per level).
      * Kept out of grv_slot so that the slot stays small: the FSM and the
      * machine index slots all the time. */
@@ -256,6 +256,8 @@ static inline int32_t *grv_map_begin(grv_slotmap *m) { return &m->buf[1]; }
 /* Segment helpers (segment.c). */
 int32_t grv_new_slot(grv_seg *seg);
 int grv_reserve_slots(grv_seg *seg, uint32_t cap);
+/* Frees the pool (slots and words are one block) and empties it. */
+void grv_free_pool(grv_seg *seg);
 void grv_free_slot(grv_seg *seg, int32_t s);
 static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
 {
@@ -278,10 +280,19 @@ static inline grv_slot *grv_link(grv_seg *seg, int32_t i)
 /* FV_OK, or gr_slot_link with the first bad index and the pass that was
  * running (seg->cur_pass) when grv_link found it. */
 fv_status grv_link_status(const grv_seg *seg, fv_error *err);
-#define GRV_JUST_WORDS (1 + GRV_MAX_JLEVELS * 5)
+/* A slot's justification block: a "loaded" word, then 5 values for each
+ * level a rule may address: level 0 always (grv_get_justify), and the
+ * font's levels up to GRV_MAX_JLEVELS.  Sized by the font, not by the
+ * largest count: most fonts have one level or none, and 21 words a slot
+ * were a third of a segment's pool (charis_r_gr). */
+static inline size_t grv_just_words(const grv_silf *silf)
+{
+    unsigned nj = silf->num_jlevels;
+    return 1u + 5u * (nj == 0 ? 1u : nj < GRV_MAX_JLEVELS ? nj : GRV_MAX_JLEVELS);
+}
 static inline size_t grv_words_per_slot(const grv_seg *seg)
 {
-    return (size_t)seg->face->silf.num_user + GRV_JUST_WORDS;
+    return (size_t)seg->face->silf.num_user + grv_just_words(&seg->face->silf);
 }
 /* The words of slot `i`; a link outside the pool gives the spare row
  * after the pool's (grv_reserve_slots) and records the fault (grv_link). */
