@@ -14,50 +14,41 @@
 /* graphite2 pushes this for PushVersion (the rule-language version it runs). */
 #define GRV_ENGINE_VERSION 0x00030000
 
-typedef struct vmregs {
-    grv_machine *m;
-    grv_seg *seg;
-    grv_slotmap *map;
-    int mapi;       /* index of the current map entry (begin-relative) */
-    int mapb;       /* rule's first non-pre-context entry */
-    int32_t is;     /* current slot */
-    int sp;         /* number of stack entries */
-} vmregs;
-
-static inline int32_t slot_at(vmregs *r, int off)
+/* The slot at map entry mapi + off, GRV_NIL for none; a reference below
+ * the map fails the run (m->status). */
+static inline int32_t slot_at(grv_machine *m, const grv_slotmap *map, int mapi, int off)
 {
-    int i = r->mapi + off;
+    int i = mapi + off;
     /* Before the map's first entry (the slot preceding the rule) graphite2
      * reads outside its slot map; we fail the segment instead. */
     if (i < -1 || i >= GRV_MAX_SLOTS + 2) {
-        r->m->status = GRV_SLOT_OFFSET_OUT_OF_BOUNDS;
+        m->status = GRV_SLOT_OFFSET_OUT_OF_BOUNDS;
         return GRV_NIL;
     }
     /* COMPAT(graphite2): past the pushed entries it reads stale map
      * entries; we treat them as "no slot". */
-    if (i >= r->map->size)
+    if (i >= map->size)
         return GRV_NIL;
-    return grv_map_begin(r->map)[i];
+    return map->buf[i + 1];
 }
 
 /* graphite2's TEMP_COPY: the current slot's map entry becomes an unlinked
  * copy of it (flagged copied, freed by the garbage collection after the
  * action); the current slot itself goes on being changed.  No current slot,
  * or no memory for the copy, stops the rule (graphite2 dies). */
-static int temp_copy(vmregs *r)
+static int temp_copy(grv_seg *seg, grv_slotmap *map, int mapi, int32_t is)
 {
-    grv_seg *seg = r->seg;
-    if (r->is == GRV_NIL)
+    if (is == GRV_NIL)
         return 0;
     int32_t ns = grv_new_slot(seg); /* may move the pool */
     if (ns == GRV_NIL)
         return 0;
-    *grv_link(seg, ns) = *grv_link(seg, r->is);
+    *grv_link(seg, ns) = *grv_link(seg, is);
     grv_link(seg, ns)->flags |= GRV_SF_COPIED;
-    memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, r->is),
+    memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, is),
            grv_words_per_slot(seg) * sizeof(int16_t));
-    if (r->mapi >= -1 && r->mapi < GRV_MAX_SLOTS + 2)
-        grv_map_begin(r->map)[r->mapi] = ns;
+    if (mapi >= -1 && mapi < GRV_MAX_SLOTS + 2)
+        grv_map_begin(map)[mapi] = ns;
     return 1;
 }
 
@@ -79,15 +70,15 @@ static inline void spent_check(grv_machine *m, const grv_seg *seg)
         m->status = GRV_OUT_OF_STEPS;
 }
 
-static void ensure_positioned(vmregs *r, uint32_t slat)
+static void ensure_positioned(grv_machine *m, uint32_t slat)
 {
-    if ((slat == GRV_SLAT_POSX || slat == GRV_SLAT_POSY) && !r->m->positioned) {
-        int32_t *b = grv_map_begin(r->map);
-        int32_t last = r->map->size > 0 ? b[r->map->size - 1] : GRV_NIL;
+    if ((slat == GRV_SLAT_POSX || slat == GRV_SLAT_POSY) && !m->positioned) {
+        int32_t *b = grv_map_begin(m->map);
+        int32_t last = m->map->size > 0 ? b[m->map->size - 1] : GRV_NIL;
         float ax, ay;
-        grv_position_slots(r->seg, b[0], last, grv_currdir(r->seg), &ax, &ay);
-        r->m->positioned = 1;
-        spent_check(r->m, r->seg);
+        grv_position_slots(m->seg, b[0], last, grv_currdir(m->seg), &ax, &ay);
+        m->positioned = 1;
+        spent_check(m, m->seg);
     }
 }
 
@@ -188,26 +179,26 @@ void grv_code_free(fv_mem *mem, grv_code *code)
 
 #define PUSH(v)                                              \
     do {                                                     \
-        if (r.sp >= GRV_STACK_MAX) {                         \
+        if (sp >= GRV_STACK_MAX) {                         \
             m->status = GRV_STACK_OVERFLOW;                  \
             goto out;                                        \
         }                                                    \
-        FV_TESTCASE(r.sp == GRV_STACK_MAX - 1); /* fills */  \
-        stk[r.sp++] = (int32_t)(v);                          \
+        FV_TESTCASE(sp == GRV_STACK_MAX - 1); /* fills */  \
+        stk[sp++] = (int32_t)(v);                          \
     } while (0)
 /* Memory safety only: the deepest cell an opcode touches stays inside the
  * guard.  Whether the stack really held the values is checked after the
  * opcode (graphite2's semantics, CHECKED below). */
 #define NEED(n)                                              \
     do {                                                     \
-        if (r.sp - (n) < -GRV_STACK_GUARD) {                 \
+        if (sp - (n) < -GRV_STACK_GUARD) {                 \
             m->status = GRV_STACK_UNDERFLOW;                 \
             goto out;                                        \
         }                                                    \
-        FV_TESTCASE(r.sp - (n) == -GRV_STACK_GUARD);         \
+        FV_TESTCASE(sp - (n) == -GRV_STACK_GUARD);         \
     } while (0)
-#define TOP stk[r.sp - 1]
-#define POP (stk[--r.sp])
+#define TOP stk[sp - 1]
+#define POP (stk[--sp])
 /* graphite2's DIE: the code stops and the segment fails. */
 #define DIE                                                  \
     do {                                                     \
@@ -225,8 +216,8 @@ void grv_code_free(fv_mem *mem, grv_code *code)
  * (Not wrapped in do/while: `continue` must reach the dispatch loop.) */
 #define POPPED                                               \
     {                                                        \
-        FV_TESTCASE(r.sp == 0); /* popped to exactly empty */ \
-        if (r.sp < 0) {                                      \
+        FV_TESTCASE(sp == 0); /* popped to exactly empty */ \
+        if (sp < 0) {                                      \
             m->status = GRV_STACK_UNDERFLOW;                 \
             goto out;                                        \
         }                                                    \
@@ -238,15 +229,15 @@ void grv_code_free(fv_mem *mem, grv_code *code)
 static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, int *mapi, int mapb,
                                          int32_t *is_out, const int instrumented)
 {
-    vmregs r;
-    r.m = m;
-    r.seg = m->seg;
-    r.map = m->map;
-    r.mapi = *mapi;
-    r.mapb = mapb;
-    r.is = slot_at(&r, 0);
-    r.sp = 0;
-    m->status = GRV_FINISHED;
+    /* The machine's registers are locals whose address is never taken, so
+     * that the stack depth, the map entry and the current slot stay in
+     * machine registers (in a struct handed to helpers, every push and pop
+     * went through memory). */
+    grv_slotmap *const map = m->map;
+    int mi = *mapi;
+    int sp = 0;
+    int32_t is = slot_at(m, map, mi, 0);
+    m->status = GRV_FINISHED; /* after slot_at: the first slot's check never failed a run */
     m->positioned = 0;
     int32_t *const stk = m->cells + GRV_STACK_GUARD;
     for (int g = 1; g <= GRV_STACK_GUARD; g++)
@@ -277,7 +268,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                 ev.pc = ip->pc;
                 ev.opcode = ip->op;
                 ev.stack = stk;
-                ev.stack_depth = (size_t)r.sp;
+                ev.stack_depth = (size_t)sp;
                 ev.slot = -1;
                 seg->trace(seg->trace_user, &ev);
             }
@@ -329,38 +320,38 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             TOP = (int32_t)(((uint32_t)TOP & ~(uint32_t)ip->a) | (uint32_t)ip->b);
             POPPED;
         case GRV_OP_NEXT: /* and CopyNext */
-            if (r.mapi >= r.map->size)
+            if (mi >= map->size)
                 DIE;
-            if (r.is != GRV_NIL) {
-                if (r.is == r.map->highwater)
-                    r.map->highpassed = 1;
-                r.is = grv_link(seg, r.is)->next;
+            if (is != GRV_NIL) {
+                if (is == map->highwater)
+                    map->highpassed = 1;
+                is = grv_link(seg, is)->next;
             }
-            r.mapi++;
+            mi++;
             NEXT;
         case GRV_OP_PUT_GLYPH: /* both widths */
-            if (r.is != GRV_NIL) {
-                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->a, 0));
-                touch(seg, r.is);
+            if (is != GRV_NIL) {
+                grv_set_glyph(seg, is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->a, 0));
+                touch(seg, is);
             }
             NEXT;
         case GRV_OP_PUT_SUBS: { /* both widths */
-            int32_t src = slot_at(&r, ip->slot);
-            if (src != GRV_NIL && r.is != GRV_NIL) {
+            int32_t src = slot_at(m, map, mi, ip->slot);
+            if (src != GRV_NIL && is != GRV_NIL) {
                 /* the source is the map entry: a temporary copy when the
                  * loader planned one (silf.c plan_copies) */
                 uint32_t g = grv_link(seg, src)->gid;
                 int32_t idx = grv_class_index(silf, (uint32_t)ip->a, g);
-                grv_set_glyph(seg, r.is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->b, idx));
-                touch(seg, r.is);
+                grv_set_glyph(seg, is, (uint32_t)grv_class_glyph(silf, (uint32_t)ip->b, idx));
+                touch(seg, is);
             }
             CHECKED;
         }
         case GRV_OP_PUT_COPY: {
-            if (r.is != GRV_NIL && !(grv_link(seg, r.is)->flags & GRV_SF_DELETED)) {
-                int32_t ref = slot_at(&r, ip->slot);
-                if (ref != GRV_NIL && ref != r.is) {
-                    grv_slot *d = grv_link(seg, r.is);
+            if (is != GRV_NIL && !(grv_link(seg, is)->flags & GRV_SF_DELETED)) {
+                int32_t ref = slot_at(m, map, mi, ip->slot);
+                if (ref != GRV_NIL && ref != is) {
+                    grv_slot *d = grv_link(seg, is);
                     if (d->parent != GRV_NIL || d->child != GRV_NIL)
                         DIE;
                     grv_slot keep = *d;
@@ -370,25 +361,25 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                     d->prev = keep.prev;
                     d->next = keep.next;
                     /* user attributes and justification values too */
-                    memcpy(grv_slot_words(seg, r.is), grv_slot_words(seg, ref),
+                    memcpy(grv_slot_words(seg, is), grv_slot_words(seg, ref),
                            grv_words_per_slot(seg) * sizeof(int16_t));
                     if (d->parent != GRV_NIL)
-                        grv_slot_child(seg, d->parent, r.is);
+                        grv_slot_child(seg, d->parent, is);
                 }
-                grv_link(seg, r.is)->flags &= (uint8_t)~(GRV_SF_COPIED | GRV_SF_DELETED);
-                touch(seg, r.is);
+                grv_link(seg, is)->flags &= (uint8_t)~(GRV_SF_COPIED | GRV_SF_DELETED);
+                touch(seg, is);
             }
             CHECKED;
         }
         case GRV_OP_INSERT: {
-            FV_TESTCASE(r.map->max_size == 1); /* the last insert the growth limit allows */
-            if (--r.map->max_size <= 0)
+            FV_TESTCASE(map->max_size == 1); /* the last insert the growth limit allows */
+            if (--map->max_size <= 0)
                 DIE;
             int32_t ns = grv_new_slot(seg);
             if (ns == GRV_NIL)
                 DIE;
             grv_slot *n = grv_link(seg, ns);
-            int32_t iss = r.is;
+            int32_t iss = is;
             for (uint32_t guard = seg->pool_len;
                  iss != GRV_NIL && (grv_link(seg, iss)->flags & GRV_SF_DELETED) && guard--;)
                 iss = grv_link(seg, iss)->next;
@@ -427,21 +418,21 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             } else {
                 n->original = 0;
             }
-            if (r.is == r.map->highwater)
-                r.map->highpassed = 0;
-            r.is = ns;
+            if (is == map->highwater)
+                map->highpassed = 0;
+            is = ns;
             seg->slot_count++;
             /* The new slot has no map entry: step the map back so the next
              * Next lands on the same input slot again. */
-            if (r.mapi != -1)
-                r.mapi--;
+            if (mi != -1)
+                mi--;
             touch(seg, ns);
             NEXT;
         }
         case GRV_OP_DELETE: {
-            if (r.is == GRV_NIL || (grv_link(seg, r.is)->flags & GRV_SF_DELETED))
+            if (is == GRV_NIL || (grv_link(seg, is)->flags & GRV_SF_DELETED))
                 DIE;
-            grv_slot *d = grv_link(seg, r.is);
+            grv_slot *d = grv_link(seg, is);
             d->flags |= GRV_SF_DELETED;
             if (d->prev != GRV_NIL)
                 grv_link(seg, d->prev)->next = d->next;
@@ -451,10 +442,10 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                 grv_link(seg, d->next)->prev = d->prev;
             else
                 seg->last = d->prev;
-            if (r.is == r.map->highwater)
-                r.map->highwater = d->next;
+            if (is == map->highwater)
+                map->highwater = d->next;
             if (d->prev != GRV_NIL)
-                r.is = d->prev;
+                is = d->prev;
             seg->slot_count--;
             NEXT;
         }
@@ -464,7 +455,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             int32_t mn = -1, mx = -1;
             (void)fv_budget_spend(&seg->budget, ip->u8); /* checked when the run ends */
             for (int k = 0; k < ip->u8; k++) {
-                int32_t ts = slot_at(&r, (int8_t)offs[k]);
+                int32_t ts = slot_at(m, map, mi, (int8_t)offs[k]);
                 if (ts == GRV_NIL)
                     continue;
                 const grv_slot *t = grv_link(seg, ts);
@@ -473,15 +464,15 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
                 if (t->after > mx)
                     mx = t->after;
             }
-            if (mn > -1 && r.is != GRV_NIL) {
-                grv_link(seg, r.is)->before = mn;
-                grv_link(seg, r.is)->after = mx;
-                touch(seg, r.is);
+            if (mn > -1 && is != GRV_NIL) {
+                grv_link(seg, is)->before = mn;
+                grv_link(seg, is)->after = mx;
+                touch(seg, is);
             }
             CHECKED;
         }
         case GRV_OP_CNTXT_ITEM:
-            if (r.mapb + ip->slot != r.mapi) {
+            if (mapb + ip->slot != mi) {
                 PUSH(1);
                 /* grv_compile resolved the skip to an instruction index
                  * inside the array (its END or BAD at worst) */
@@ -498,17 +489,24 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             uint32_t slat = ip->u8;
             int idx = ip->a; /* 0 for the non-indexed forms */
             int32_t val = POP;
-            if (r.is == GRV_NIL)
+            if (is == GRV_NIL)
                 CHECKED;
             if (ip->xop != GRV_OP_ATTR_SET && ip->xop != GRV_OP_IATTR_SET) {
-                ensure_positioned(&r, slat);
-                int32_t cur = grv_get_attr(seg, r.is, slat, (uint32_t)idx);
+                ensure_positioned(m, slat);
+                int32_t cur = grv_get_attr(seg, is, slat, (uint32_t)idx);
                 int add = ip->xop == GRV_OP_ATTR_ADD || ip->xop == GRV_OP_IATTR_ADD;
                 val = add ? (int32_t)((uint32_t)cur + (uint32_t)val)
                           : (int32_t)((uint32_t)cur - (uint32_t)val);
             }
-            grv_set_attr(seg, r.map, r.is, slat, idx, val);
-            touch(seg, r.is);
+            if (slat == GRV_SLAT_USERDEFN && (uint32_t)idx < silf->num_user &&
+                (uint32_t)is < seg->pool_len) {
+                /* a user attribute, half of what rules set, without the
+                 * general setter's dispatch (grv_set_attr stores it so) */
+                grv_slot_words(seg, is)[idx] = (int16_t)(uint16_t)(uint32_t)val;
+            } else {
+                grv_set_attr(seg, map, is, slat, idx, val);
+            }
+            touch(seg, is);
             if (slat == GRV_SLAT_ATTTO) /* walks the trees it joins */
                 spent_check(m, seg);
             CHECKED;
@@ -520,12 +518,12 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             /* COMPAT(graphite2): the map position is added to the value
              * only for gr_slatAttTo (gr_diff F-10, measured: IAttrSetSlot on
              * AdvY stores the value alone). */
-            int offset = r.mapi * (slat == GRV_SLAT_ATTTO);
+            int offset = mi * (slat == GRV_SLAT_ATTTO);
             int sub = ip->xop == GRV_OP_IATTR_SET_SLOT ? ip->a : offset;
             int32_t val = (int32_t)((uint32_t)POP + (uint32_t)offset);
-            if (r.is != GRV_NIL) {
-                grv_set_attr(seg, r.map, r.is, slat, sub, val);
-                touch(seg, r.is);
+            if (is != GRV_NIL) {
+                grv_set_attr(seg, map, is, slat, sub, val);
+                touch(seg, is);
                 if (slat == GRV_SLAT_ATTTO) /* walks the trees it joins */
                     spent_check(m, seg);
             }
@@ -533,20 +531,20 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         }
         case GRV_OP_PUSH_SLOT_ATTR:
         case GRV_OP_PUSH_ISLOT_ATTR: {
-            int32_t sl = slot_at(&r, ip->slot);
+            int32_t sl = slot_at(m, map, mi, ip->slot);
             if (sl != GRV_NIL && ip->u8 == GRV_SLAT_USERDEFN) {
                 /* user attributes, most of what rules read, without the
                  * general getter's dispatch (grv_get_attr reads them so) */
                 PUSH(grv_sl(seg, sl) ? grv_user_attr(seg, sl, (uint32_t)ip->a) : 0);
             } else if (sl != GRV_NIL) {
-                ensure_positioned(&r, ip->u8);
+                ensure_positioned(m, ip->u8);
                 PUSH(grv_get_attr(seg, sl, ip->u8, (uint32_t)ip->a));
             }
             CHECKED;
         }
         case GRV_OP_PUSH_GLYPH_ATTR:
         case GRV_OP_PUSH_ATT_TO_GLYPH_ATTR: { /* and the 8-bit forms */
-            int32_t sl = slot_at(&r, ip->slot);
+            int32_t sl = slot_at(m, map, mi, ip->slot);
             if (sl != GRV_NIL) {
                 if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_ATTR && grv_link(seg, sl)->parent != GRV_NIL)
                     sl = grv_link(seg, sl)->parent;
@@ -556,7 +554,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         }
         case GRV_OP_PUSH_GLYPH_METRIC:
         case GRV_OP_PUSH_ATT_TO_GLYPH_METRIC: {
-            int32_t sl = slot_at(&r, ip->slot);
+            int32_t sl = slot_at(m, map, mi, ip->slot);
             if (sl != GRV_NIL) {
                 if (ip->xop == GRV_OP_PUSH_ATT_TO_GLYPH_METRIC && grv_link(seg, sl)->parent != GRV_NIL)
                     sl = grv_link(seg, sl)->parent;
@@ -567,13 +565,13 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             CHECKED;
         }
         case GRV_OP_PUSH_FEAT: {
-            int32_t sl = slot_at(&r, ip->slot);
+            int32_t sl = slot_at(m, map, mi, ip->slot);
             if (sl != GRV_NIL)
                 PUSH(grv_get_feature(seg, ip->u8));
             CHECKED;
         }
         case GRV_OP_SET_FEAT: {
-            int32_t sl = slot_at(&r, ip->slot);
+            int32_t sl = slot_at(m, map, mi, ip->slot);
             if (sl != GRV_NIL) {
                 NEED(1);
                 grv_set_feature(seg, ip->u8, POP);
@@ -601,7 +599,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
             PUSH(1);
             goto out;
         case GRV_XOP_TEMP_COPY:
-            if (!temp_copy(&r))
+            if (!temp_copy(seg, map, mi, is))
                 DIE;
             NEXT;
         case GRV_XOP_END:
@@ -611,7 +609,7 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
         }
         if (m->status != GRV_FINISHED)
             goto out;
-        if (r.sp < 0) {
+        if (sp < 0) {
             m->status = GRV_STACK_UNDERFLOW;
             goto out;
         }
@@ -619,17 +617,17 @@ static FV_ALWAYS_INLINE int32_t run_code(grv_machine *m, const grv_code *code, i
 out:;
     int32_t ret = 0;
     if (m->status == GRV_FINISHED) {
-        if (r.sp == 1)
+        if (sp == 1)
             ret = stk[0];
-        else if (r.sp > 1)
+        else if (sp > 1)
             m->status = GRV_STACK_NOT_EMPTY;
     }
     /* graphite2 writes the current slot back into the map entry. */
-    if (r.mapi >= -1 && r.mapi < GRV_MAX_SLOTS + 2)
-        grv_map_begin(r.map)[r.mapi] = r.is;
-    *mapi = r.mapi;
+    if (mi >= -1 && mi < GRV_MAX_SLOTS + 2)
+        grv_map_begin(map)[mi] = is;
+    *mapi = mi;
     if (is_out)
-        *is_out = r.is;
+        *is_out = is;
     return ret;
 }
 

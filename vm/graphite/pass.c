@@ -166,6 +166,8 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
     const uint32_t num_columns = p->num_columns;
     const uint32_t num_transitional = p->num_transitional;
     const uint32_t first_success = (uint32_t)(p->num_rows - p->num_success);
+    const uint32_t *const rule_off = p->state_rule_off;
+    const uint16_t *const state_rules = p->state_rules;
     int32_t *const map = grv_map_begin(m);
     uint32_t state = p->start_states[max_pre - ctxt];
     int n = 0; /* map entries: at most GRV_MAX_SLOTS - 1 slots are matched */
@@ -183,8 +185,24 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
         if (state >= num_transitional)
             break;
         state = trans[state * num_columns + col];
-        if (state >= first_success)
-            accumulate(p, fsm, state - first_success);
+        if (state >= first_success) {
+            /* The first success state of a match gives its list as it is
+             * (most matches have one); only a second one merges, out of
+             * line.  Annapurnarc2 udhr_nep.txt / Padauk
+             * my_HeadwordSyllables.txt: half the FSM runs reach a success
+             * state, and the call to accumulate with its spills was 100
+             * instructions a time. */
+            uint32_t st = state - first_success;
+            if (fsm->num_rules == 0) {
+                uint32_t a = rule_off[st], e = rule_off[st + 1];
+                if (e - a > GRV_MAX_RULES)
+                    e = a + GRV_MAX_RULES;
+                fsm->rules = state_rules + a;
+                fsm->num_rules = e - a;
+            } else {
+                accumulate(p, fsm, st);
+            }
+        }
         slot = s->next;
         if ((uint32_t)slot >= pool_len) {
             if (FV_NEVER(slot != GRV_NIL)) {
