@@ -242,7 +242,8 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     /* what the work outside the passes spends (each pass has its own) */
     fv_budget_start(&seg.budget, (int64_t)seg.steps_limit, 0);
     /* One block for the characters and the feature values, one for the
-     * pool (the text's slots and a few insertions; growing slot by slot was
+     * pool (the text's slots, an eighth more and 16 for insertions, which
+     * covers nearly every line of the corpus but general.ttf's; growing slot by slot was
      * most of the per-segment set-up), none of it cleared: every character
      * is written below, every feature by init_features, every slot as
      * grv_new_slot hands it out.  Per-segment allocations were 6% of
@@ -252,7 +253,7 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     seg.chars = fv_mem_alloc(seg.mem, nchars * sizeof(grv_char) +
                                           (size_t)face->num_features * sizeof(int32_t));
     seg.feats = seg.chars ? (int32_t *)(void *)(seg.chars + nchars) : NULL;
-    if (!seg.chars || !grv_reserve_slots(&seg, seg.num_chars + 16)) {
+    if (!seg.chars || !grv_reserve_slots(&seg, seg.num_chars + seg.num_chars / 8 + 16)) {
         st = FV_E_NOMEM;
         err->kind = st;
         goto done;
@@ -364,13 +365,12 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         uint32_t n = 0, guard = seg.pool_len + 1;
         for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next)
             grv_link(&seg, s)->index = (int32_t)n++;
-        /* One block: the segment, its slots, its characters (freed as one
-         * by fv_gr_segment_free); not cleared, the loops below write every
-         * field of every slot and character. */
+        /* One block: the segment and its slots; not cleared, the loop below
+         * writes every field of every slot.  The characters are the
+         * segment's own block, converted after the slots have read it. */
         size_t head = (sizeof(fv_gr_segment) + 15) & ~(size_t)15;
         size_t slot_bytes = ((size_t)(n ? n : 1) * sizeof(fv_gr_slot_info) + 15) & ~(size_t)15;
-        size_t char_bytes = (size_t)(seg.num_chars ? seg.num_chars : 1) * sizeof(fv_gr_char_info);
-        unsigned char *block = fv_mem_alloc(seg.mem, head + slot_bytes + char_bytes);
+        unsigned char *block = fv_mem_alloc(seg.mem, head + slot_bytes);
         if (!block) {
             st = FV_E_NOMEM;
             err->kind = st;
@@ -381,7 +381,6 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
         res->num_slots = n;
         res->slots = (fv_gr_slot_info *)(void *)(block + head);
         res->num_chars = seg.num_chars;
-        res->chars = (fv_gr_char_info *)(void *)(block + head + slot_bytes);
         n = 0;
         guard = seg.pool_len + 1;
         for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next, n++) {
@@ -408,13 +407,24 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             o->last_pass = sl->last_pass;
             o->last_rule = sl->last_rule;
         }
+        /* The characters become the result's in place (same size, one
+         * element at a time through locals): the segment's character block
+         * (with the feature values after it) is handed over, not copied,
+         * and fv_gr_segment_free frees it. */
+        _Static_assert(sizeof(grv_char) == sizeof(fv_gr_char_info), "characters convert in place");
+        fv_gr_char_info *out_chars = (fv_gr_char_info *)(void *)seg.chars;
         for (uint32_t i = 0; i < seg.num_chars; i++) {
-            res->chars[i].before = seg.chars[i].before;
-            res->chars[i].after = seg.chars[i].after;
-            res->chars[i].base = seg.chars[i].base;
-            res->chars[i].unicode = seg.chars[i].unicode;
-            res->chars[i].break_weight = seg.chars[i].break_weight;
+            grv_char c = seg.chars[i];
+            fv_gr_char_info o;
+            o.before = c.before;
+            o.after = c.after;
+            o.base = c.base;
+            o.unicode = c.unicode;
+            o.break_weight = c.break_weight;
+            memcpy(&out_chars[i], &o, sizeof o);
         }
+        res->chars = out_chars;
+        seg.chars = NULL; /* now the result's */
         res->steps = seg.steps + fv_budget_used(&seg.budget);
         res->max_pass_steps = seg.pass_steps_max;
         res->advance_x = seg.advx;
@@ -430,5 +440,6 @@ void fv_gr_segment_free(fv_gr_face *face, fv_gr_segment *seg)
 {
     if (!face || !seg)
         return;
-    fv_mem_free(face->mem, seg); /* one block with its slots and chars */
+    fv_mem_free(face->mem, seg->chars); /* the segment's character block, handed over */
+    fv_mem_free(face->mem, seg); /* one block with its slots */
 }

@@ -105,8 +105,11 @@ int32_t grv_new_slot(grv_seg *seg)
          * to grow to its budget, and every step copies the pool and touches
          * fresh pages.  Measured with `fontvm shape --bench` on graphite2's
          * general.ttf, whose segments grow to the 64x limit: fontvm/graphite2
-         * 0.40 with doubling, 1.3 with this.  If the memory cap refuses the
-         * four-fold pool, doubling is tried before the segment fails. */
+         * 0.40 with doubling, 1.3 with this (from the text's size, 2026-11-28:
+         * 0.67-0.73 doubling, 1.17-1.26 four-fold; capping the step at 64
+         * slots a character held more memory, as those segments outgrow it).
+         * If the memory cap refuses the four-fold pool, doubling is tried
+         * before the segment fails. */
         uint32_t cap = seg->pool_cap;
         if (cap > UINT32_MAX / 2)
             return GRV_NIL;
