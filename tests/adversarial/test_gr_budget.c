@@ -482,6 +482,7 @@ static void coll_rewrite(fv_gr_face *face, uint16_t flags, int kern, int16_t mar
 {
     const uint32_t a = face->silf.attr_collisions;
     assert_true(a && a + 6 < face->num_attrs);
+    assert_int_equal(grv_glat_dense(face), FV_OK); /* rewritten in place below */
     for (uint32_t g = 0; g < face->num_glyphs; g++) {
         int16_t *at = &face->attrs[(size_t)g * face->num_attrs + a];
         at[0] = (int16_t)flags;

@@ -158,7 +158,14 @@ struct fv_gr_face {
     int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
     grv_glyph *glyphs;            /* num_glyphs */
     uint16_t num_attrs;           /* from Gloc */
-    int16_t *attrs;               /* num_glyphs * num_attrs, dense */
+    int16_t *attrs;               /* num_glyphs * num_attrs, dense; NULL when sparse */
+    /* Large tables sparse instead (glat.c make_sparse): per glyph, where its
+     * values start, and per 16 attributes a mask of the non-zero ones (low
+     * 16 bits) and how many of the glyph's values come before (high 16). */
+    uint32_t *attr_base;          /* num_glyphs */
+    uint32_t *attr_groups;        /* num_glyphs * attr_ngroups */
+    int16_t *attr_values;
+    uint32_t attr_ngroups;
     grv_octabox *octaboxes;       /* num_glyphs, Glat v3 only (else NULL) */
     uint8_t collision_boxes;      /* Glat version >= 3.0 read as signed: collisions usable */
     grv_subbox *subboxes;
@@ -200,6 +207,9 @@ fv_status grv_glyph_metrics(const fv_gr_face *face, uint32_t g, grv_glyph *gl, f
 fv_status grv_silf_load(fv_gr_face *face, fv_span table, fv_error *err);
 void grv_silf_free(fv_gr_face *face);
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err);
+/* Turns sparse attributes back into the dense array (tests that rewrite
+ * a loaded face's attributes); FV_E_NOMEM only. */
+fv_status grv_glat_dense(fv_gr_face *face);
 fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err);
 fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err);
 void grv_feat_free(fv_gr_face *face);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/compat.h"
 #include "graphite/face.h"
 
 #define GLAT_FAIL(tag, off, msg) \
@@ -97,6 +98,8 @@ static int signed_at_least(uint32_t v, uint32_t limit)
 {
     return v < 0x80000000u && v >= limit;
 }
+
+static fv_status make_sparse(fv_gr_face *face, fv_error *err);
 
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
@@ -278,13 +281,102 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             }
         }
     }
+    st = make_sparse(face, err);
 done:
     return st;
+}
+
+/* Large attribute tables kept sparse (fv_gr_face.attr_groups): the dense
+ * array was most of a big face (charis_r_gr: 4,858 glyphs x 211
+ * attributes, 2,002 KiB, of which 35,150 values, 3.4%, are not zero;
+ * graphite2 keeps its Glat bytes, 979 KiB for the whole face).  Below this
+ * size the dense array stays: one load per lookup, and rules read glyph
+ * attributes all the time (Padauk 99 KiB, Annapurna 144 KiB). */
+#define GRV_DENSE_ATTR_BYTES (256u * 1024u)
+
+static fv_status make_sparse(fv_gr_face *face, fv_error *err)
+{
+    const uint32_t na = face->num_attrs, ng = (na + 15) / 16;
+    const size_t total = (size_t)face->num_glyphs * na;
+    if (total * sizeof(int16_t) <= GRV_DENSE_ATTR_BYTES || !face->attrs)
+        return FV_OK;
+    size_t nz = 0;
+    for (size_t i = 0; i < total; i++)
+        nz += face->attrs[i] != 0;
+    size_t ngroups = (size_t)face->num_glyphs * ng;
+    uint32_t *base = fv_mem_array(face->mem, face->num_glyphs, sizeof(uint32_t));
+    uint32_t *groups = fv_mem_array(face->mem, ngroups, sizeof(uint32_t));
+    int16_t *values = fv_mem_array(face->mem, nz ? nz : 1, sizeof(int16_t));
+    if (!base || !groups || !values) {
+        fv_mem_free(face->mem, base);
+        fv_mem_free(face->mem, groups);
+        fv_mem_free(face->mem, values);
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
+    }
+    uint32_t k = 0;
+    for (uint32_t g = 0; g < face->num_glyphs; g++) {
+        const int16_t *row = face->attrs + (size_t)g * na;
+        base[g] = k;
+        for (uint32_t j = 0; j < ng; j++) {
+            uint32_t mask = 0, local = k - base[g];
+            for (uint32_t b = 0; b < 16 && j * 16 + b < na; b++)
+                if (row[j * 16 + b]) {
+                    mask |= 1u << b;
+                    values[k++] = row[j * 16 + b];
+                }
+            groups[(size_t)g * ng + j] = mask | local << 16; /* local < na <= 0x3000 */
+        }
+    }
+    fv_mem_free(face->mem, face->attrs);
+    face->attrs = NULL;
+    face->attr_base = base;
+    face->attr_groups = groups;
+    face->attr_values = values;
+    face->attr_ngroups = ng;
+    return FV_OK;
+}
+
+fv_status grv_glat_dense(fv_gr_face *face)
+{
+    if (face->attrs || !face->attr_groups)
+        return FV_OK;
+    size_t total = (size_t)face->num_glyphs * face->num_attrs;
+    int16_t *dense = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
+    if (!dense)
+        return FV_E_NOMEM;
+    for (uint32_t g = 0; g < face->num_glyphs; g++)
+        for (uint32_t a = 0; a < face->num_attrs; a++)
+            dense[(size_t)g * face->num_attrs + a] = grv_glyph_attr(face, g, a);
+    fv_mem_free(face->mem, face->attr_base);
+    fv_mem_free(face->mem, face->attr_groups);
+    fv_mem_free(face->mem, face->attr_values);
+    face->attr_base = face->attr_groups = NULL;
+    face->attr_values = NULL;
+    face->attrs = dense;
+    return FV_OK;
+}
+
+/* Set bits of a 16-bit mask (no popcount instruction in the baseline
+ * x86-64 the release build targets). */
+static inline uint32_t popcount16(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (x + (x >> 8)) & 0x1fu;
 }
 
 int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr)
 {
     if (gid >= face->num_glyphs || attr >= face->num_attrs)
         return 0;
-    return face->attrs[(size_t)gid * face->num_attrs + attr];
+    if (FV_LIKELY(face->attrs != NULL))
+        return face->attrs[(size_t)gid * face->num_attrs + attr];
+    /* sparse (make_sparse): the group's mask says whether the value is
+     * there, the bits below it where among the glyph's values */
+    uint32_t grp = face->attr_groups[(size_t)gid * face->attr_ngroups + (attr >> 4)];
+    uint32_t bit = 1u << (attr & 15);
+    if (!(grp & bit))
+        return 0;
+    return face->attr_values[face->attr_base[gid] + (grp >> 16) + popcount16(grp & (bit - 1))];
 }
