@@ -30,6 +30,70 @@ fv_status fv_gr_face_new(fv_font *font, fv_gr_face **out, fv_error *err)
     return grv_face_new(font, out, 1, err);
 }
 
+/* Keeps the rule code, not the tables it came in.  What the face reads
+ * after loading is copied out of graphite2's own tables (attributes,
+ * octaboxes, features, languages, classes, FSM tables, decoded rules)
+ * except the rule code's bytes, which the machine reads for Assoc's slot
+ * list; so the tables the loader decompressed (LZ4: Awami Nastaliq's Silf
+ * expands to 1,331,103 bytes, its Glat too) are freed, and the Silf's rule
+ * code moves to a block of its own (Awami: 54,923 bytes), as graphite2
+ * keeps its code and lets its tables go.  Nothing else points into them:
+ * silf.data is cleared then (an uncompressed Silf stays the font's). */
+static fv_status own_rule_code(fv_gr_face *face, fv_error *err)
+{
+    for (unsigned i = 0; i < GRV_TABLE_SLOTS; i++) {
+        if (i == GRV_SLOT_SILF)
+            continue;
+        fv_mem_free(face->mem, face->decompressed[i]);
+        face->decompressed[i] = NULL;
+    }
+    uint8_t *silf_bytes = face->decompressed[GRV_SLOT_SILF];
+    if (!silf_bytes)
+        return FV_OK; /* the code lies in the font's own bytes */
+    grv_silf *silf = &face->silf;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < silf->num_passes; i++) {
+        const grv_pass *p = &silf->passes[i];
+        total += p->pass_constraint.code.len;
+        for (uint32_t r = 0; r < p->num_rules; r++)
+            total += (uint64_t)p->rules[r].constraint.code.len + p->rules[r].action.code.len;
+    }
+    /* (each span lies inside the subtable, so total is far below the cap) */
+    uint8_t *own = total > SIZE_MAX / 2 ? NULL : fv_mem_alloc(face->mem, (size_t)(total ? total : 1));
+    if (!own) {
+        fv_error_clear(err);
+        err->kind = FV_E_NOMEM;
+        return FV_E_NOMEM;
+    }
+    size_t at = 0;
+    for (uint32_t i = 0; i < silf->num_passes; i++) {
+        grv_pass *p = &silf->passes[i];
+        grv_code *codes[2];
+        for (uint32_t r = 0; r <= p->num_rules; r++) {
+            unsigned nc = 0;
+            if (r == p->num_rules) {
+                codes[nc++] = &p->pass_constraint;
+            } else {
+                codes[nc++] = &p->rules[r].constraint;
+                codes[nc++] = &p->rules[r].action;
+            }
+            for (unsigned k = 0; k < nc; k++) {
+                grv_code *c = codes[k];
+                if (!c->code.len)
+                    continue;
+                memcpy(own + at, c->code.data, c->code.len);
+                c->code.data = own + at;
+                at += c->code.len;
+            }
+        }
+    }
+    silf->data.data = NULL;
+    silf->data.len = 0;
+    fv_mem_free(face->mem, silf_bytes);
+    face->decompressed[GRV_SLOT_SILF] = own;
+    return FV_OK;
+}
+
 /* verify = 0 loads without running the verifier (for the disassembler, so
  * that a rejected font can still be inspected). */
 fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err)
@@ -106,6 +170,8 @@ fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *er
             goto fail;
     }
     st = grv_cmap_load(face, err);
+    if (st == FV_OK)
+        st = own_rule_code(face, err);
     if (st != FV_OK)
         goto fail;
     *out = face;

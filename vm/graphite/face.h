@@ -92,7 +92,7 @@ typedef struct grv_silf {
     uint16_t *class_data;
     uint32_t class_data_len;
     grv_pass *passes;
-    fv_span data;            /* the (decompressed) subtable */
+    fv_span data;            /* the (decompressed) subtable; empty once the face is made */
 } grv_silf;
 
 typedef struct grv_feature {
@@ -170,7 +170,10 @@ struct fv_gr_face {
     uint8_t collision_boxes;      /* Glat version >= 3.0 read as signed: collisions usable */
     grv_subbox *subboxes;
     uint32_t num_subboxes;
-    uint8_t *decompressed[GRV_TABLE_SLOTS]; /* owned LZ4 output, by grv_table_slot */
+    /* owned LZ4 output, by grv_table_slot, while loading; once the face is
+     * made only the Silf slot holds a block: the rule code (face.c
+     * own_rule_code) */
+    uint8_t *decompressed[GRV_TABLE_SLOTS];
     /* The cmap's answer for every BMP code point, as graphite2's cache
      * holds them (cmap.c): a page index of 256 entries, then pages of 256
      * glyph ids, page 0 the empty one shared by every page without a
