@@ -100,7 +100,7 @@ static uint32_t decode_all(const grv_code *code, grv_insn *out)
                 memset(&out[n], 0, sizeof out[n]);
                 out[n].xop = GRV_XOP_TEMP_COPY;
                 out[n].op = 0xFF;
-                out[n].pc = pc;
+                out[n].pc = (uint16_t)pc;
             }
             n++;
             ci++;
@@ -144,8 +144,19 @@ fv_status grv_compile(fv_mem *mem, grv_code *code)
     code->num_insns = 0;
     if (code->code.len == 0)
         return FV_OK;
-    if (code->code.len > UINT32_MAX / 2)
-        return FV_E_NOMEM;
+    if (code->code.len > GRV_MAX_CODE_BYTES) {
+        /* longer than any Silf can hold (its offsets are 16-bit): code that
+         * cannot run, one instruction that stops the rule */
+        grv_insn *bad = fv_mem_array(mem, 1, sizeof(grv_insn));
+        if (!bad)
+            return FV_E_NOMEM;
+        bad->xop = GRV_XOP_BAD;
+        bad->op = 0xFF;
+        bad->pc = GRV_MAX_CODE_BYTES;
+        code->insns = bad;
+        code->num_insns = 1;
+        return FV_OK;
+    }
     uint32_t n = decode_all(code, NULL);
     grv_insn *in = fv_mem_array(mem, (size_t)n + 2, sizeof(grv_insn));
     if (!in)
@@ -155,10 +166,10 @@ fv_status grv_compile(fv_mem *mem, grv_code *code)
     memset(&in[n], 0, 2 * sizeof in[n]);
     in[n].xop = GRV_XOP_END;
     in[n].op = 0xFF;
-    in[n].pc = len;
+    in[n].pc = (uint16_t)len;
     in[n + 1].xop = GRV_XOP_BAD;
     in[n + 1].op = 0xFF;
-    in[n + 1].pc = len;
+    in[n + 1].pc = (uint16_t)len;
     /* A skip past the end finishes the code (the byte loop's behaviour). */
     for (uint32_t i = 0; i < n; i++)
         if (in[i].xop == GRV_OP_CNTXT_ITEM)

@@ -66,7 +66,7 @@ _Static_assert(GRV_ARG_KIND_COUNT <= 256, "an argument kind must fit a layout by
 uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in)
 {
     memset(in, 0, sizeof *in);
-    in->pc = pc;
+    in->pc = (uint16_t)pc; /* pc < s.len <= GRV_MAX_CODE_BYTES (grv_compile) */
     in->xop = GRV_XOP_BAD;
     in->op = s.data[pc];
     uint32_t length = grv_insn_length(s, pc);
@@ -85,7 +85,10 @@ uint32_t grv_decode_insn(fv_span s, uint32_t pc, grv_insn *in)
         int32_t v = grv_arg_value(k, a + off);
         switch ((grv_arg_field)grv_arg_kinds[k].field) {
         case GRV_FIELD_AB:
-            *(ab++ ? &in->b : &in->a) = v;
+            if (ab++)
+                in->b = (uint16_t)v;
+            else
+                in->a = v;
             break;
         case GRV_FIELD_SLOT: in->slot = (int8_t)v; break;
         case GRV_FIELD_U8: in->u8 = (uint8_t)v; break;

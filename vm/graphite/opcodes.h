@@ -186,9 +186,18 @@ typedef struct grv_insn {
     int32_t a;        /* pushed value, class, glyph attribute, SetBits mask,
                        * attribute index, metric level, Assoc's first offset
                        * byte, or ContextItem's target instruction */
-    int32_t b;        /* PutSubs' output class, SetBits' value */
-    uint32_t pc;      /* byte offset of the opcode in the code */
+    uint16_t b;       /* PutSubs' output class, SetBits' value (16-bit
+                       * arguments; PushIGlyphAttr's unused index byte is
+                       * kept as its low 16 bits) */
+    uint16_t pc;      /* byte offset of the opcode in the code: rule code is
+                       * at most GRV_MAX_CODE_BYTES long (grv_compile) */
 } grv_insn;
+/* 12 bytes an instruction (16 with 32-bit b and pc: a quarter of a big
+ * face's decoded rules, Awami Nastaliq's 29,930 instructions). */
+_Static_assert(sizeof(grv_insn) == 12, "grv_insn stays 12 bytes");
+/* Rule code lengths: Silf's code offsets and the pass constraint's length
+ * are 16-bit, so no font's code is longer. */
+#define GRV_MAX_CODE_BYTES 0xFFFFu
 
 /* Decodes the instruction at `pc` (< s.len) into *in; returns its length in
  * bytes, or 0 when it cannot run (unknown or refused opcode, arguments past
