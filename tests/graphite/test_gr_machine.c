@@ -353,6 +353,20 @@ static void test_bad_slot_ref_fails(void **state)
     gr_fixture_free(&f);
 }
 
+/* The dispatch this build of the machine uses: the label table wherever
+ * the compiler has computed goto, the switch in the build unit.cmake makes
+ * with FONTVM_GR_SWITCH_DISPATCH (every test here runs against both). */
+static void test_dispatch_variant(void **state)
+{
+    (void)state;
+#ifdef GR_EXPECT_DISPATCH
+    assert_string_equal(grv_dispatch_kind(), GR_EXPECT_DISPATCH);
+#else
+    const char *k = grv_dispatch_kind();
+    assert_true(strcmp(k, "switch") == 0 || strcmp(k, "computed-goto") == 0);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_insert_delete),
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_bad_slot_ref_fails),
+        cmocka_unit_test(test_dispatch_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

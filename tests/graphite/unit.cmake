@@ -34,3 +34,28 @@ add_test(NAME graphite_budget_headroom
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/budget_survey.py
           $<TARGET_FILE:gr_budget_survey> --default-features-only)
 set_tests_properties(graphite_budget_headroom PROPERTIES TIMEOUT 300)
+
+# The machine's tests and two shaping suites against a build of the library
+# with the switch dispatch alone (the default build runs untraced rule code
+# through a label table where the compiler has computed goto; traced runs
+# and the switch build use the switch, the reference): both variants are
+# always tested (vm/graphite/machine.c, "Dispatch").
+file(GLOB _fv_gr_switch_sources CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/vm/common/*.c ${PROJECT_SOURCE_DIR}/vm/sfnt/*.c
+  ${PROJECT_SOURCE_DIR}/vm/tt/*.c ${PROJECT_SOURCE_DIR}/vm/graphite/*.c)
+add_library(fontvm_gr_switch_dispatch STATIC ${_fv_gr_switch_sources})
+target_include_directories(fontvm_gr_switch_dispatch PUBLIC ${PROJECT_SOURCE_DIR}/vm/include ${PROJECT_SOURCE_DIR}/vm)
+target_compile_options(fontvm_gr_switch_dispatch PRIVATE ${FONTVM_VM_WARNINGS})
+target_compile_definitions(fontvm_gr_switch_dispatch PRIVATE FONTVM_BUILDING FONTVM_GR_SWITCH_DISPATCH=1)
+# (the libraries vm/CMakeLists.txt finds through pkg-config, by name:
+# imported targets do not reach this directory)
+target_link_libraries(fontvm_gr_switch_dispatch PUBLIC lz4 z brotlidec m)
+foreach(t test_gr_machine test_gr_shape test_gr_hardening)
+  add_executable(${t}_switch ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
+  target_compile_options(${t}_switch PRIVATE ${FONTVM_WARNINGS})
+  target_include_directories(${t}_switch PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+  target_link_libraries(${t}_switch PRIVATE fontvm_gr_switch_dispatch PkgConfig::CMOCKA)
+  add_test(NAME ${t}_switch COMMAND ${t}_switch WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(${t}_switch PROPERTIES ENVIRONMENT "FONTVM_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endforeach()
+target_compile_definitions(test_gr_machine_switch PRIVATE GR_EXPECT_DISPATCH="switch")

@@ -67,5 +67,8 @@ void grv_code_free(fv_mem *mem, grv_code *code);
  * first non-pre-context entry.  Returns the code's result; m->status says
  * how the run ended; *mapi (and *is_out) the map entry and slot it left. */
 int32_t grv_run(grv_machine *m, const grv_code *code, int *mapi, int mapb, int32_t *is_out);
+/* "switch" or "computed-goto": the dispatch of grv_run's untraced runs in
+ * this build (machine.c). */
+const char *grv_dispatch_kind(void);
 
 #endif
