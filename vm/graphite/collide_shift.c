@@ -511,10 +511,10 @@ static void shifter_resolve(shifter *sc, int *iscol, float *rx, float *ry)
              * through the target's other diagonal coordinate, summed
              * first; (best + shx) + shy rounds differently by a bit
              * often enough to move a glyph the next round (measured:
-             * Awami Nastaliq, ځڅڅۏ right to left, the last dot (gid 1471) 1 ulp of
-             * x apart after pass 10's 3rd round, and the 2nd U+0685's
-             * dots 0.04 units apart after its 4th; fuzz/FINDINGS.md
-             * F-35). */
+             * Awami Nastaliq, ځڅڅۏ right to left, the last dot (gid
+             * 1471) 1 ulp of x apart after pass 10's 3rd round, and the
+             * 2nd U+0685's dots 0.04 units apart after its 4th;
+             * fuzz/FINDINGS.md F-35). */
             case 2: {
                 const float d = sc->shx - sc->shy;
                 px = 0.5f * (best + d);
