@@ -51,7 +51,7 @@ static fv_status glyph_fail(fv_error *err, fv_status kind, uint32_t gid, uint64_
  * wrapped to 16 bits (FreeType 2.12.1 accumulates in FT_Pos; measured: a
  * glyph whose x reaches 12998 there).  At most 65535 deltas of at most
  * 32768 each: the sum fits in 32 bits. */
-static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, uint32_t n,
+static FV_ALWAYS_INLINE fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, uint32_t n,
                              uint8_t short_bit, uint8_t same_bit, int32_t *out)
 {
     int32_t v = 0;
@@ -68,18 +68,16 @@ static fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, ui
             /* Without branches: the flags of real glyphs mix the three
              * forms unpredictably (as branches this loop was fontvm's
              * costliest in cycles on DejaVu Sans, perf).  Two bytes are
-             * there to read at every point of the run. */
+             * there to read at every point of the run.  A flag's form
+             * (short, same-or-positive) picks the delta and the step. */
+            static const uint8_t step[4] = {2, 0, 1, 1};
             for (; i < end; i++) {
                 uint32_t fl = flags[i];
-                uint32_t is_short = (fl & short_bit) != 0, is_same = (fl & same_bit) != 0;
-                uint32_t short_mask = 0u - is_short;  /* all ones for a 1-byte delta */
-                uint32_t other_mask = is_same - 1u;   /* all ones unless same/positive */
-                uint32_t b = p[0];
-                uint32_t word = (uint32_t)(int32_t)(int16_t)(uint16_t)(b << 8 | p[1]);
-                uint32_t byte_delta = (b ^ other_mask) - other_mask; /* negated unless positive */
-                uint32_t delta = (byte_delta & short_mask) | (word & other_mask & ~short_mask);
-                v = (int32_t)((uint32_t)v + delta);
-                p += (1u & short_mask) | (2u & other_mask & ~short_mask);
+                uint32_t form = ((fl & short_bit) ? 2u : 0u) | ((fl & same_bit) ? 1u : 0u);
+                int32_t byte = p[0];
+                int32_t delta[4] = {(int16_t)(uint16_t)((unsigned)p[0] << 8 | p[1]), 0, -byte, byte};
+                v = (int32_t)((uint32_t)v + (uint32_t)delta[form]);
+                p += step[form];
                 out[i] = v;
             }
             at = (uint64_t)(p - gl.data);
