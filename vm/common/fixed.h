@@ -28,12 +28,14 @@ int64_t fv_divfix(int64_t a, int64_t b);
  * they are inline. */
 
 /* Arithmetic shift right of a two's-complement 64-bit value, without relying
- * on implementation-defined behaviour of >> on negative numbers. */
+ * on implementation-defined behaviour of >> on negative numbers: a negative
+ * v is ~(~v >> n), done without a branch (m is all ones when v is negative,
+ * so v ^ m is ~v) because the sign of a product is data (gcc made a branch
+ * of the test in every fv_mulfix, on coordinates of both signs). */
 static inline int64_t fv_asr64(uint64_t v, unsigned n)
 {
-    if (v >> 63)
-        return (int64_t)(~(~v >> n));
-    return (int64_t)(v >> n);
+    uint64_t m = 0 - (v >> 63);
+    return (int64_t)(((v ^ m) >> n) ^ m);
 }
 
 /* (a * b + 0x8000) >> 16 rounding half away from zero: FT_MulFix. */

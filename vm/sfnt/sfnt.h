@@ -242,7 +242,7 @@ typedef struct sfnt_glyph {
     uint16_t *end_points;          /* num_contours entries */
     uint16_t num_points;
     int32_t *xs, *ys;              /* absolute font units (sums of 16-bit deltas) */
-    uint8_t *flags;                /* SFNT_ON_CURVE etc. */
+    uint8_t *flags;                /* the file's flag bytes, repeats expanded (SFNT_ON_CURVE etc.) */
     /* Composite glyphs */
     uint16_t num_components;
     sfnt_component *components;
