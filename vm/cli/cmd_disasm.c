@@ -65,7 +65,7 @@ static fv_status disasm_program(const char *title, fv_program prog, uint32_t gly
 static int disasm_glyphs(fv_font *font, uint32_t only)
 {
     const sfnt_font *s = fv_font_sfnt(font);
-    if (!s->loca) {
+    if (!s->has_loca) {
         fprintf(stderr, "fontvm disasm: the font has no glyf table\n");
         return CLI_BAD_INPUT;
     }

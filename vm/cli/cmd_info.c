@@ -55,7 +55,7 @@ int cmd_info(int argc, char **argv)
         return rc;
     const sfnt_font *s = fv_font_sfnt(font);
     info_hinting h = {0, 0, 0};
-    if (s->loca) {
+    if (s->has_loca) {
         /* Count glyphs carrying instructions (bounded by num_glyphs). */
         for (uint32_t g = 0; g < s->maxp.num_glyphs; g++) {
             sfnt_glyph gl;
@@ -83,7 +83,7 @@ int cmd_info(int argc, char **argv)
     printf("sfnt version: 0x%08" PRIX32 "%s%s\n", s->sfnt_version, s->sfnt_version == 0x00010000u ? "" : " ",
            s->sfnt_version == 0x00010000u ? "" : tag);
     printf("glyphs: %u\nunits per em: %u\n", s->maxp.num_glyphs, s->head.units_per_em);
-    printf("outlines: %s\n", s->loca ? "glyf (TrueType)" : has_table(s, FV_TAG('C', 'F', 'F', ' ')) ? "CFF" : "none");
+    printf("outlines: %s\n", s->has_loca ? "glyf (TrueType)" : has_table(s, FV_TAG('C', 'F', 'F', ' ')) ? "CFF" : "none");
     printf("cmap: %s\n", s->cmap_format ? (s->cmap_format == 12 ? "Unicode format 12" : "Unicode format 4") : "none");
     printf("hinted: %s (fpgm %zu bytes, prep %zu bytes, cvt %" PRIu32 " entries, %" PRIu32
            " glyph programs)\n",

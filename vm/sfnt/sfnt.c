@@ -357,7 +357,7 @@ static uint64_t room_after(const sfnt_font *f, uint64_t offset)
  * numGlyphs + 1 are ignored (and a long-format table counts at most
  * 0x3FFFF bytes, a short one 0x1FFFF).  Without glyf every glyph is empty;
  * without loca the font has no outlines. */
-static fv_status read_loca(sfnt_font *f, fv_error *err)
+static fv_status read_loca(sfnt_font *f)
 {
     fv_span t;
     (void)sfnt_find_table(f, SFNT_TAG_glyf, &f->glyf);
@@ -384,16 +384,7 @@ static fv_status read_loca(sfnt_font *f, fv_error *err)
     f->loca_glyphs = n ? (uint32_t)n - 1 : 0;
     /* The glyph whose end FreeType clips to glyf (the last one loca has). */
     f->loca_last = num_locations >= 2 ? num_locations - 2 : UINT64_MAX;
-    f->loca = fv_mem_array(f->mem, n ? n : 1, sizeof *f->loca);
-    if (!f->loca)
-        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_loca, FV_NO_VALUE, NULL);
-    f->loca[0] = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        if (long_format)
-            (void)fv_rd_u32(t, i * 4, &f->loca[i]);
-        else
-            f->loca[i] = (uint32_t)u16_at(t, i * 2) * 2;
-    }
+    f->has_loca = 1;
     return FV_OK;
 }
 
@@ -576,7 +567,7 @@ static uint64_t loca_entry(const sfnt_font *f, uint64_t i)
 
 int sfnt_only_notdef_has_outline(const sfnt_font *f)
 {
-    if (!f->loca || f->loca_locations < 2)
+    if (!f->has_loca || f->loca_locations < 2)
         return 0;
     uint64_t at, glyphs = f->loca_locations - 1;
     for (uint64_t gid = 0; gid < glyphs; gid++) {
@@ -620,7 +611,7 @@ fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **
     if (sfnt_find_table(f, SFNT_TAG_vhea, &probe) && sfnt_find_table(f, SFNT_TAG_vmtx, &f->vmtx) &&
         read_xhea(f, SFNT_TAG_vhea, &f->vhea, NULL) == FV_OK)
         f->has_vhea = 1;
-    if ((st = read_loca(f, err)) != FV_OK || (st = read_cvt(f, err)) != FV_OK)
+    if ((st = read_loca(f)) != FV_OK || (st = read_cvt(f, err)) != FV_OK)
         goto fail;
     /* A cmap that cannot be read leaves the font without one (FreeType
      * skips broken subtables; hinting never needs cmap); the Graphite face
@@ -652,7 +643,6 @@ void sfnt_close(sfnt_font *f)
         return;
     fv_mem *mem = f->mem;
     fv_mem_free(mem, f->tables);
-    fv_mem_free(mem, f->loca);
     fv_mem_free(mem, f->cvt);
     fv_mem_free(mem, f);
 }

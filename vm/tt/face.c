@@ -69,7 +69,7 @@ static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, const cha
     sfnt_strikes strikes;
     sfnt_find_strikes(sf, &strikes);
     int scalable = sf->glyf.len > 0 ? !strikes.replace_outlines : strikes.count == 0;
-    if (!sf->loca && (scalable || (strikes.sbix && strikes.count > 0 && sf->glyf.len > 0)))
+    if (!sf->has_loca && (scalable || (strikes.sbix && strikes.count > 0 && sf->glyf.len > 0)))
         return sfnt_missing_table(sf, SFNT_TAG_loca, err);
     /* COMPAT(freetype): beside black-and-white strikes, a glyf in which
      * only glyph 0 has bytes is no outline font either (wine's system.ttf,
@@ -139,7 +139,7 @@ int fv_tt_face_is_hinted(const fv_tt_face *face)
         return 1;
     /* Any glyph program counts too. */
     const sfnt_font *sf = face->sf;
-    for (uint32_t g = 0; g < sf->maxp.num_glyphs && sf->loca; g++) {
+    for (uint32_t g = 0; g < sf->maxp.num_glyphs && sf->has_loca; g++) {
         sfnt_glyph gl;
         fv_error e;
         if (sfnt_glyph_load(sf, g, face->mem, &gl, &e) != FV_OK)

@@ -35,7 +35,7 @@ void tt_ctx_init(tt_ctx *c, fv_tt_size *size, fv_tt_exec *ex, fv_error *err)
      * to the glyphs a short loca covers when the file has no room for the
      * missing entries (sfnt.c read_loca; F-30). */
     const sfnt_font *loaded = size->face->sf;
-    c->num_glyphs = loaded->loca ? loaded->loca_glyphs : loaded->maxp.num_glyphs;
+    c->num_glyphs = loaded->has_loca ? loaded->loca_glyphs : loaded->maxp.num_glyphs;
     c->m = size->m;
     c->exec_x_scale = size->m.x_scale;
     c->exec_y_scale = size->m.y_scale;
