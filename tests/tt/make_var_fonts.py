@@ -29,8 +29,11 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  tuple over every point (a), over the phantoms alone
                  (private points, b) and on a composite (comp); each glyph
                  program copies every phantom's current, original and
-                 original-unit (MD[1]) coordinates into outline points.
-                 The second font adds HVAR with advance and lsb mappings.
+                 original-unit (MD[1]) coordinates into outline points;
+                 an empty glyph (space) whose phantoms vary too (FreeType
+                 gives them their deltas: the advance without HVAR, the
+                 origin with it).  The second font adds HVAR with advance
+                 and lsb mappings.
   var_gvar_bomb.ttf  a glyph whose deltas at wght=1 cost twice the gvar
                  work budget (FV_BUDGET_GVAR_GLYPH_STEPS): 4,095 tuples over
                  1,000 points, for the gvar_budget test (a hardening limit
@@ -363,8 +366,8 @@ def phantom_program(n_points):
 
 
 def build_phantoms(path, with_hvar):
-    fb, order = base_font(None, ["a", "b", "comp"])
-    glyphs = {".notdef": simple_glyphs()[".notdef"]}
+    fb, order = base_font(None, ["a", "b", "comp", "space"])
+    glyphs = {".notdef": simple_glyphs()[".notdef"], "space": TTGlyphPen(None).glyph()}
     for name in ("a", "b"):
         pen = TTGlyphPen(None)
         for i in range(4):           # 16 points to write the results into
@@ -386,6 +389,8 @@ def build_phantoms(path, with_hvar):
               TupleVariation({"wght": (-1.0, -0.5, 0)}, [None] * 16 + phantoms_lo)],
         "comp": [TupleVariation({"wght": (0, 1.0, 1.0)}, [(7, -3)] + phantoms_hi),
                  TupleVariation({"wght": (-1.0, -1.0, 0)}, [(-4, 9)] + phantoms_lo)],
+        "space": [TupleVariation({"wght": (0, 1.0, 1.0)}, phantoms_hi[::-1]),
+                  TupleVariation({"wght": (-1.0, -0.5, 0)}, phantoms_lo)],
     })
     if with_hvar:
         from fontTools.varLib import builder as vb
@@ -396,7 +401,7 @@ def build_phantoms(path, with_hvar):
         hvar.table = otTables.HVAR()
         hvar.table.Version = 0x00010000
         hvar.table.VarStore = store
-        mapping = {".notdef": 0, "a": 1, "b": 2, "comp": 1}
+        mapping = {".notdef": 0, "a": 1, "b": 2, "comp": 1, "space": 2}
         for field in ("AdvWidthMap", "LsbMap"):
             m = otTables.VarIdxMap()
             m.mapping = dict(mapping)

@@ -460,7 +460,15 @@ static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
     if (st != FV_OK)
         goto done;
     if (g->num_contours == 0) {
-        /* Empty glyph: scaled phantoms, no hinting. */
+        /* Empty glyph: scaled phantoms, no hinting.  COMPAT(freetype): at
+         * a location FreeType 2.12.1 gives an empty glyph's phantoms their
+         * gvar deltas too, in whole font units (a space's advance without
+         * HVAR; with HVAR pp1's x delta still moves the origin). */
+        if (L->size->varied) {
+            st = tt_var_composite_apply(L->size, &L->c.ex->var, L->mem, g, L->pp, L->err);
+            if (st != FV_OK)
+                goto done;
+        }
         scale_phantoms(L);
         goto done;
     }

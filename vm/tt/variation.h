@@ -38,8 +38,12 @@ fv_status tt_var_composite_apply(const fv_tt_size *size, tt_var_buf *b, fv_mem *
                                  sfnt_glyph *g, tt_vec pp[4], fv_error *err);
 
 /* The hmtx advance `adv` of glyph gid at the size's location: with HVAR
- * its delta added (FreeType 2.12.1 then leaves pp1 and pp2 where hmtx
- * puts them); without, hmtx's (the phantom points' deltas vary it). */
+ * its delta added, and FreeType 2.12.1 then drops pp2's gvar x delta only:
+ * pp1 still takes its x delta (tt_var_simple), which moves the origin and,
+ * pp2 staying put, changes pp2 - pp1 (measured on copies of Karla Italic
+ * with pp1's deltas set to -300, 0 and +300 units: FreeType's outlines and
+ * the advances of its empty glyphs move with them).  Without HVAR, hmtx's:
+ * the phantom points' gvar deltas vary it. */
 int64_t tt_var_advance(const fv_tt_size *size, uint32_t gid, int64_t adv);
 
 /* A point moved by a 16.16 delta: in whole font units as FreeType rounds
