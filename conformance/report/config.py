@@ -41,6 +41,7 @@ class Job:
     detail_limit: int = 8
     location: str = ""     # TrueType: fvconform-tt --location, "" for the font as opened
     name: str = ""         # unique job name (set by build_jobs)
+    original: str = ""     # --web: the sfnt the web font was made from (fvconform-tt --original)
     case_cost: float = 0.0  # cost of one case in TrueType-case units (0: the engine's default)
 
     @property
@@ -63,7 +64,8 @@ class Job:
             return [tt_bin, "--font", self.font, "--face", str(self.face),
                     "--sizes", ",".join(self.sizes), "--modes", self.mode,
                     "--detail-limit", str(self.detail_limit)] + \
-                (["--location", self.location] if self.location else [])
+                (["--location", self.location] if self.location else []) + \
+                (["--original", self.original] if self.original else [])
         cmd = [gr_bin, "--font", self.font, "--text-file", self.texts]
         if self.features:
             cmd += ["--features", self.features]
@@ -497,18 +499,48 @@ def _tt_locations(fs, path, face_tables, data):
         raise ConfigError(f"font set {fs.get('name')}: {e}")
 
 
+def _web_fonts(cfg, root, wanted):
+    """--web: every font of the corpus's TrueType sets (not the web or npm
+    sets) as each [web] flavor, made by web_convert: [(set_name, web
+    file, the set with [web] locations for a variable one, original)]."""
+    import web_convert
+    w = cfg.get("web", {})
+    flavors = list(w.get("flavors", web_convert.FLAVORS))
+    out = []
+    for fs in cfg.get("truetype", {}).get("fonts", []):
+        if fs.get("web") or "npm" in fs:
+            continue
+        name = fs.get("name", "?")
+        web_fs = dict(fs)
+        if fs.get("locations"):
+            web_fs["locations"] = list(w.get("locations", fs["locations"]))
+        for f in resolve_fontset(root, fs):
+            if wanted and not wanted(name, f):
+                continue
+            for flavor in flavors:
+                try:
+                    out.append((name, web_convert.convert(root, "all-" + name, f, flavor), web_fs, f))
+                except web_convert.ConvertError as e:
+                    raise ConfigError(f"--web: {e}")
+    return out
+
+
 def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
-               paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False):
+               paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False, web=False):
     """The job list, largest first.  `fonts` filters font sets/files,
     `paths` (fonts or folders) replaces the configured font sets, and so
     does `extended` (every font of the [extended] packages).  A TrueType
     set with `locations` is compared at each of them (one job per font,
     face, mode and location); `sizes` in a set replaces [truetype] sizes
     for it (not --sizes, nor --quick's); sets fetched from the npm registry
-    (`npm`) run with `fontsource_sets` only."""
+    (`npm`) run with `fontsource_sets` only.  `web` replaces the corpus by
+    its TrueType sets' fonts as WOFF and WOFF2 ([web] flavors, sizes,
+    modes and locations), each face's first job checking the decoded tables
+    against the original (`original`)."""
     tt = cfg.get("truetype", {})
     gr = cfg.get("graphite", {})
-    q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else {}
+    q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else \
+        cfg.get("web", {}) if web else {}
     tt_sizes = sizes or [size_str(s) for s in q.get("sizes", tt.get("sizes", []))]
     tt_modes = modes or list(q.get("modes", tt.get("modes", list(MODES))))
     for m in tt_modes:
@@ -520,7 +552,13 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
 
     # (set_name, path, fontset-table or None)
     tt_fonts, gr_fonts = [], []
-    if paths:
+    originals = {}   # --web: web font -> the sfnt it was made from
+    if web:
+        engines = tuple(e for e in engines if e == "tt")
+        for set_name, f, fs, orig in _web_fonts(cfg, root, wanted):
+            tt_fonts.append((set_name, f, fs))
+            originals[f] = orig
+    elif paths:
         for p in paths:
             p = os.path.abspath(p)
             if os.path.isdir(p):
@@ -575,20 +613,22 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
 
     if "tt" in engines:
         for set_name, f, fs in tt_fonts:
-            if wanted and not wanted(set_name, f):
-                continue
+            if wanted and not web and not wanted(set_name, f):
+                continue   # (--web filtered the originals)
             info, data = font_info(f)
             set_sizes = tt_sizes
-            if fs and "sizes" in fs and not sizes and not quick:
+            if fs and "sizes" in fs and not sizes and not quick and not web:
                 set_sizes = [size_str(s) for s in fs["sizes"]]
             for face, ng in enumerate(info.glyphs or [0]):
                 cost = tt_case_cost(info, data, face)
                 tables = info.faces[face] if face < len(info.faces) else {}
-                for loc in _tt_locations(fs, f, tables, data):
-                    for m in tt_modes:
+                for li, loc in enumerate(_tt_locations(fs, f, tables, data)):
+                    for mi, m in enumerate(tt_modes):
                         jobs.append(Job("tt", f, set_name, max(1, ng) * len(set_sizes), face=face,
                                         sizes=list(set_sizes), mode=m, location=loc,
-                                        detail_limit=int(tt.get("detail_limit", 8)), case_cost=cost))
+                                        detail_limit=int(tt.get("detail_limit", 8)), case_cost=cost,
+                                        # One job per face checks the decoded tables.
+                                        original=originals.get(f, "") if li == mi == 0 else ""))
     if "gr" in engines:
         for set_name, f, fs in gr_fonts:
             if wanted and not wanted(set_name, f):

@@ -92,6 +92,9 @@ class Model:
         # faults FreeType tolerates that fontvm's loads met, over sizes
         # and modes.
         self.lint = {}
+        # scripts/conform --web: per web font face, fontvm's decoded tables
+        # against the sfnt it was made from (fvconform-tt --original).
+        self.web_tables = []
 
     # --- keys -------------------------------------------------------------
     def tt_key(self, r):
@@ -151,6 +154,12 @@ class Model:
                 if isinstance(v, int) and v > 0:
                     self.opcodes[eng][k] += v
                     self.opcode_fonts[eng][k] += 1
+        elif t == "tt_tables":
+            self.web_tables.append({k: rec.get(k) for k in ("font", "face", "original", "status", "tables",
+                                                             "identical", "glyphs", "glyphs_identical",
+                                                             "first_diff")})
+            self.web_tables[-1]["font"] = self.name(rec.get("font", ""))
+            self.web_tables[-1]["original"] = self.name(rec.get("original", ""))
         elif t == "error":
             self.runner_errors.append({"job": job or "", "message": str(rec.get("message", ""))})
         return None

@@ -164,6 +164,9 @@ def build(m, root, check=None, check_source=None):
         "jobs": [dict(name=n, **{k: j.get(k) for k in ("engine", "font", "status", "seconds", "exit", "error")})
                  for n, j in sorted(m.jobs.items())],
         "check": None,
+        # scripts/conform --web: each web font face's decoded tables
+        # against its original's (empty otherwise).
+        "web_tables": list(m.web_tables),
         "configs": modelmod.config_list(m),
     }
     if check is not None:

@@ -546,6 +546,11 @@ def main(argv=None):
                     help="also the font sets of conform.toml fetched from the npm registry (pinned fontsource "
                          "packages: hinted variable fonts as WOFF2, conformance/fontsource.py); a set that "
                          "cannot be fetched is skipped with the reason")
+    ap.add_argument("--web", action="store_true",
+                    help="every TrueType font of the corpus as WOFF, WOFF2 (glyf/loca transformed) and WOFF2 with "
+                         "hmtx transformed, made at run time with fontTools; FreeType opens the same files, and "
+                         "each face's decoded tables are compared with the original's ([web] in conform.toml); "
+                         "exit 1 on any difference")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
     ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
@@ -622,12 +627,15 @@ def main(argv=None):
                 raise cfgmod.ConfigError("--fontsource adds to the configured corpus: not with --extended or font paths")
             if a.extended and (a.quick or a.paths):
                 raise cfgmod.ConfigError("--extended replaces the corpus: not with --quick or font paths")
+            if a.web and (a.quick or a.paths or a.extended or a.fontsource):
+                raise cfgmod.ConfigError("--web replaces the corpus: not with --quick, --extended, --fontsource "
+                                         "or font paths")
             jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick, extended=a.extended,
                                      fonts=[x for x in (a.fonts or "").split(",") if x] or None,
                                      sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else None,
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,
                                      paths=a.paths or None, engines=engines,
-                                     fontsource_sets=a.fontsource)
+                                     fontsource_sets=a.fontsource, web=a.web)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")
             shard_meta = None
@@ -711,6 +719,12 @@ def main(argv=None):
             f"and {os.path.relpath(out)}/logs")
     if m.interrupted:
         say("the run was interrupted: the report is partial")
+    if a.web and not a.replay and not a.merge:
+        web_rc = print_web(m, jobs)
+        if failed or m.interrupted:
+            return 3
+        if check_result is None:
+            return web_rc
     if check_result is None:
         return 3 if failed or m.interrupted else 0
     # With --check, what matters is the baseline: a job that fails now as it
@@ -726,6 +740,34 @@ def main(argv=None):
     if crashed or m.interrupted:
         rc = rc or 3
     return rc
+
+
+def print_web(m, jobs):
+    """--web's verdict: decoded tables and hinted outlines; 1 on any
+    difference (tables, glyphs, a case or a load decision that does not
+    agree), else 0."""
+    import web_convert
+    t = m.web_tables
+    same = [w for w in t if w["status"] == "identical"]
+    fonts = sorted({j.font for j in jobs})
+    hmtx = [f for f in fonts if f.endswith(".hmtx.woff2")]
+    hmtx_done = sum(1 for f in hmtx if web_convert.hmtx_transformed(f))
+    print(f"web fonts: {len(fonts)} files ({hmtx_done} of {len(hmtx)} .hmtx.woff2 with hmtx transformed); "
+          f"decoded tables identical to the original's in {len(same)} of {len(t)} faces "
+          f"({sum(w['tables'] for w in t):,} tables, {sum(w['glyphs_identical'] for w in t):,} of "
+          f"{sum(w['glyphs'] for w in t):,} glyphs)")
+    for w in t:
+        if w["status"] != "identical":
+            print(f"  {w['font']} face {w['face']}: {w['status']}: {w['first_diff']}")
+    tot = m.totals()
+    bad = tot["cases"] - tot["identical"] - tot.get("error_both", 0)
+    load_bad = sum(n for v in m.load_totals().values() for st, n in v.items()
+                   if st not in ("identical", "error_both"))
+    print(f"web fonts vs FreeType 2.12.1 opening the same files: {tot['identical']:,} of {tot['cases']:,} "
+          f"cases identical, {tot.get('error_both', 0):,} fail in both, {bad:,} not; "
+          f"load decisions not agreeing: {load_bad:,}")
+    ok = len(same) == len(t) and len(t) > 0 and bad == 0 and load_bad == 0
+    return 0 if ok else 1
 
 
 def _terminated(signum, frame):

@@ -9,7 +9,11 @@ when the original is newer than the copy.
 import os
 
 WEB_DIR = os.path.join("build", "web-fonts")
-FLAVORS = ("woff", "woff2")
+# "woff2-hmtx": WOFF2 with hmtx transformed too, where fontTools can (every
+# glyph's lsb equal to its xMin, or the monospaced ones'); otherwise
+# fontTools stores hmtx as it is (hmtx_transformed says which).
+FLAVORS = ("woff", "woff2", "woff2-hmtx")
+SUFFIX = {"woff": ".woff", "woff2": ".woff2", "woff2-hmtx": ".hmtx.woff2"}
 # Brotli's quality changes the compressed size only, never what decodes:
 # quality 5 instead of fontTools' 11, which takes seconds per font.
 BROTLI_QUALITY = 5
@@ -44,25 +48,53 @@ def convert(root, set_name, path, flavor):
     if flavor not in FLAVORS:
         raise ConvertError(f"web = {flavor!r}: one of {', '.join(FLAVORS)}")
     base = os.path.splitext(os.path.basename(path))[0]
-    out = os.path.join(root, WEB_DIR, set_name, f"{base}.{flavor}")
+    out = os.path.join(root, WEB_DIR, set_name, base + SUFFIX[flavor])
     if os.path.isfile(out) and os.path.getmtime(out) >= os.path.getmtime(path):
         return out
     try:
         from fontTools.ttLib import TTFont
         from fontTools.ttLib import woff2 as ft_woff2
-        if flavor == "woff2":
+        if flavor != "woff":
             fast_brotli(ft_woff2)
     except ImportError as e:
         raise ConvertError(f"cannot make {flavor} fonts: {e} (apt-get install python3-fonttools python3-brotli)")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     tmp = out + ".part"
     try:
-        font = TTFont(path, recalcBBoxes=False, recalcTimestamp=False)
-        font.flavor = flavor
-        font.save(tmp, reorderTables=False)
+        if flavor == "woff2-hmtx":
+            ft_woff2.compress(path, tmp, transform_tables={"glyf", "loca", "hmtx"})
+        else:
+            font = TTFont(path, recalcBBoxes=False, recalcTimestamp=False)
+            font.flavor = flavor
+            font.save(tmp, reorderTables=False)
         os.replace(tmp, out)
     except Exception as e:  # noqa: BLE001 -- fontTools raises many kinds; the set is skipped with it
         if os.path.exists(tmp):
             os.remove(tmp)
         raise ConvertError(f"{os.path.basename(path)} as {flavor}: {type(e).__name__}: {e}")
     return out
+
+
+def hmtx_transformed(path):
+    """Whether the WOFF2 file at `path` stores hmtx transformed (its
+    directory entry's transform version is not 0; W3C WOFF2 section 5.4)."""
+    with open(path, "rb") as f:
+        data = f.read(65536)
+    if data[:4] != b"wOF2":
+        return False
+    num_tables = int.from_bytes(data[12:14], "big")
+    pos = 48
+    for _ in range(num_tables):
+        flags = data[pos]
+        pos += 1
+        known = flags & 0x3F
+        if known == 63:
+            pos += 4
+        version = flags >> 6
+        for _ in range(2 if (known in (10, 11) and version == 0) or (known not in (10, 11) and version) else 1):
+            while data[pos] & 0x80:   # UIntBase128: origLength, then transformLength
+                pos += 1
+            pos += 1
+        if known == 3:   # hmtx in the known-tag table
+            return version == 1
+    return False

@@ -6,11 +6,15 @@
  *                [--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G]
  *                [--detail-limit N] [--pedantic] [--no-culprit]
  *                [--location wght=0.42,wdth=-1 | --location instance=N]
+ *                [--original PATH]
  *
  * One process handles one font on one core; scripts/conform runs one per
  * font in parallel.  The load decisions (does each engine open the face,
  * set each size up) are compared like outlines: a tt_load record per
- * configuration and stage.  Exit status: 0 when it ran (whatever it found,
+ * configuration and stage.  With --original (the sfnt a .woff/.woff2 was
+ * made from; scripts/conform --web) a tt_tables record first says whether
+ * fontvm decoded the face's tables to the original's (web_tables.h).
+ * Exit status: 0 when it ran (whatever it found,
  * a font neither engine opens included), 2 for bad arguments, 1 when the
  * output could not be written. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strtok_r */
@@ -26,6 +30,7 @@
 #include "jsonl.h"
 #include "tt_compare.h"
 #include "tt_lint.h"
+#include "web_tables.h"
 
 #define MAX_SIZES 128
 #define DEFAULT_DETAIL_LIMIT 20
@@ -45,6 +50,7 @@ typedef struct options {
     int pedantic;
     int culprit;
     const char *location;  /* as given, or NULL: the font as opened */
+    const char *original;  /* --original: the sfnt the web font was made from */
 } options;
 
 static double now_s(void)
@@ -65,7 +71,7 @@ static int usage(const char *msg)
     fprintf(stderr, "usage: fvconform-tt --font PATH [--face N] [--sizes 6,10.5,12x16] "
                     "[--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G] "
                     "[--detail-limit N] [--pedantic] [--no-culprit] "
-                    "[--location TAG=N,... | --location instance=N]\n");
+                    "[--location TAG=N,... | --location instance=N] [--original PATH]\n");
     return 2;
 }
 
@@ -222,6 +228,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->font = v;
         else if (strcmp(a, "--location") == 0)
             o->location = v;
+        else if (strcmp(a, "--original") == 0)
+            o->original = v;
         else if (strcmp(a, "--face") == 0) {
             if (parse_u32(v, &o->face) != 0)
                 return usage("--face: expected a face index");
@@ -377,6 +385,22 @@ static void opcode_key(unsigned op, char *buf, size_t size)
     snprintf(buf, size, "0x%02X", op);
 }
 
+/* --original: the tt_tables record (RECORDS.md). */
+static void emit_tables(const options *o)
+{
+    ttw_result r;
+    int rc = ttw_compare(o->original, o->font, o->face, &r);
+    const char *status = rc != 0 ? "error"
+                         : r.identical == r.tables && r.glyphs_identical == r.glyphs && !r.first[0]
+                             ? "identical"
+                             : "different";
+    emit(json_pack("{s:s,s:s,s:i,s:s,s:s,s:i,s:i,s:i,s:i,s:s}", "type", "tt_tables", "font", o->font,
+                   "face", (json_int_t)o->face, "original", o->original, "status", status, "tables",
+                   (json_int_t)r.tables, "identical", (json_int_t)r.identical, "glyphs",
+                   (json_int_t)r.glyphs, "glyphs_identical", (json_int_t)r.glyphs_identical,
+                   "first_diff", r.first));
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -388,6 +412,8 @@ int main(int argc, char **argv)
     ttc_ft_version(ftver, sizeof ftver);
     emit(json_pack("{s:s,s:i,s:s,s:s,s:s}", "type", "run", "schema", 1, "runner", "tt", "fontvm",
                    fv_version(), "freetype", ftver));
+    if (o.original)
+        emit_tables(&o);
     fflush(stdout);
 
     char errbuf[256], ft_open_error[256] = "";
