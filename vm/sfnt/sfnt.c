@@ -108,13 +108,18 @@ int sfnt_find_table(const sfnt_font *f, uint32_t tag, fv_span *out)
 #define SFNT_HEAD_SIZE 54
 
 /* The table directory.  COMPAT(freetype), measured against FreeType 2.12.1
- * on damaged corpus fonts (conformance/tt/tt_sweep.py):
+ * on damaged corpus fonts (conformance/tt/tt_sweep.py) and tt_font_diff's
+ * findings (fuzz/FINDINGS.md F-40):
  * - a directory cut short by the end of the file keeps the records that fit;
  * - a record whose table starts or ends past the end of the file is ignored
  *   (the font opens as if the table were absent), except hmtx and vmtx,
  *   which are cut at the end of the file to a multiple of 4 bytes;
- * - every head record must be at least 54 bytes long, even one that is
- *   never used (a second head), else the font is refused.
+ * - every head record the file holds must be at least 54 bytes long, even
+ *   one that is never used (a second head), else the font is refused; one
+ *   that starts or ends past the end of the file is ignored like any other;
+ * - of the records left with the same tag the first wins, the others are
+ *   dropped: a zero-length first one makes the table missing (a later
+ *   hhea of the right size does not bring it back).
  * Ignoring a table is safe: nothing is read from it. */
 static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
 {
@@ -137,9 +142,6 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
         if (fv_rd_u32(file, rec, &t.tag) != FV_OK || fv_rd_u32(file, rec + 4, &t.checksum) != FV_OK ||
             fv_rd_u32(file, rec + 8, &t.offset) != FV_OK || fv_rd_u32(file, rec + 12, &t.length) != FV_OK)
             break;
-        if (t.tag == SFNT_TAG_head && t.length < SFNT_HEAD_SIZE)
-            return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_head, t.length,
-                             "a head record shorter than 54 bytes");
         f->records_read = i + 1;
         if (t.offset > file.len)
             continue;
@@ -148,7 +150,14 @@ static fv_status read_directory(sfnt_font *f, uint32_t dir, fv_error *err)
                 continue;
             t.length = (uint32_t)(file.len - t.offset) & ~3u;
         }
-        f->tables[kept++] = t;
+        if (t.tag == SFNT_TAG_head && t.length < SFNT_HEAD_SIZE)
+            return sfnt_fail(err, FV_E_TRUNCATED, SFNT_TAG_head, t.length,
+                             "a head record shorter than 54 bytes");
+        int duplicate = 0;
+        for (uint32_t k = 0; k < kept && !duplicate; k++)
+            duplicate = f->tables[k].tag == t.tag;
+        if (!duplicate)
+            f->tables[kept++] = t;
     }
     f->num_tables = (uint16_t)kept;
     if (kept == 0)
@@ -607,7 +616,9 @@ fv_status sfnt_open(fv_span file, uint32_t face_index, fv_mem *mem, sfnt_font **
         (void)sfnt_find_table(f, SFNT_TAG_hmtx, &f->hmtx);
     }
     /* COMPAT(freetype): vertical metrics are used when vhea and vmtx are
-     * both there and vhea can be read; otherwise they are ignored. */
+     * both there and vhea can be read; otherwise they are ignored (a vhea
+     * that runs past the end of the file refuses a TrueType face:
+     * vm/tt/face.c). */
     if (sfnt_find_table(f, SFNT_TAG_vhea, &probe) && sfnt_find_table(f, SFNT_TAG_vmtx, &f->vmtx) &&
         read_xhea(f, SFNT_TAG_vhea, &f->vhea, NULL) == FV_OK)
         f->has_vhea = 1;

@@ -63,6 +63,16 @@ static fv_status check_truetype(const sfnt_font *sf, int *is_scalable, const cha
         return sfnt_missing_table(sf, SFNT_TAG_hhea, err);
     if (sf->hmtx.len == 0)
         return sfnt_missing_table(sf, SFNT_TAG_hmtx, err);
+    /* COMPAT(freetype): FreeType 2.12.1 reads vhea's 36-byte header (from
+     * the file, whatever the table's length) before it looks for vmtx; a
+     * read past the end of the file refuses the face (FT_New_Face:
+     * Unknown_File_Format), vmtx or not (fuzz F-40). */
+    fv_span vhea;
+    if (sfnt_find_table(sf, SFNT_TAG_vhea, &vhea)) {
+        fv_status st = sfnt_header_table(sf, SFNT_TAG_vhea, 36, &vhea, err);
+        if (st != FV_OK)
+            return st;
+    }
     /* COMPAT(freetype): a face is scalable when it has glyf and no colour
      * strikes, or neither glyf nor any strike; a scalable face needs loca,
      * and so does an sbix face with glyf (FreeType: Locations_Missing). */
