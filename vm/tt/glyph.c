@@ -3,6 +3,7 @@
  * TT_Process_Composite_Component, TT_Process_Composite_Glyph). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt/gstate.h"
@@ -125,12 +126,14 @@ static fv_status set_phantoms(gl_loader *L, uint32_t gid, const sfnt_glyph *g)
         top_bearing = tsb;
         vadvance = vadv;
     } else if (L->size->face->has_os2) {
+        /* COMPAT(freetype): the height is the distance between ascender
+         * and descender, whichever is higher (fuzz F-41). */
         const fv_tt_face *f = L->size->face;
         top_bearing = (int16_t)(f->typo_ascender - g->y_max);
-        vadvance = (uint16_t)(f->typo_ascender - f->typo_descender);
+        vadvance = (uint16_t)abs(f->typo_ascender - f->typo_descender);
     } else {
         top_bearing = (int16_t)(L->sf->hhea.ascender - g->y_max);
-        vadvance = (uint16_t)(L->sf->hhea.ascender - L->sf->hhea.descender);
+        vadvance = (uint16_t)abs(L->sf->hhea.ascender - L->sf->hhea.descender);
     }
     const tt_modeflags *m = &L->size->mode;
     /* COMPAT(freetype): v40 grayscale ClearType centres pp3/pp4 on x. */
