@@ -116,6 +116,11 @@ found:
     return FV_OK;
 }
 
+/* The jump of JMPR, JROT and JROF: offset bytes from the jump instruction.
+ * FreeType's rules: an offset of 0 with nothing left on the stack is a bad
+ * argument (the jump would repeat forever); the target may not be before
+ * the program's start nor past the running function's ENDF; backward jumps
+ * are counted against the run's budget of them (neg_jump_max). */
 static fv_status jump(tt_ctx *c, int64_t offset)
 {
     if (offset == 0 && c->args == 0)
@@ -161,7 +166,16 @@ static fv_status skip_definition(tt_ctx *c, tt_def *def)
     }
 }
 
-static fv_status fdef(tt_ctx *c, int64_t *args)
+/* FDEF 0x2C: function definition.  Pops a function number; pushes
+ * nothing.  Spec: "Defining and using functions and instructions" / FDEF.
+ * Records the instructions up to the matching ENDF as that function (a
+ * number defined before is redefined) and goes on after the ENDF.
+ * FreeType: refused in a glyph program; the definition table holds
+ * tt_defs_function_capacity entries (maxp's count, at least 64), and a
+ * number outside 0-0xFFFF fails after a new entry has been counted; an
+ * FDEF or IDEF inside the body is a nesting error.  fontvm also caps the body's
+ * length and spends a step per byte skipped (skip_definition). */
+TT_HANDLER(FDEF)
 {
     tt_defs *d = c->defs;
     if (c->ini_range == TT_RANGE_GLYPH)
@@ -189,7 +203,14 @@ static fv_status fdef(tt_ctx *c, int64_t *args)
     return skip_definition(c, def);
 }
 
-static fv_status idef(tt_ctx *c, int64_t *args)
+/* IDEF 0x89: instruction definition.  Pops an opcode; pushes nothing.
+ * Spec: "Defining and using functions and instructions" / IDEF.  Records
+ * the instructions up to the matching ENDF as the body of that opcode;
+ * running an undefined opcode then calls it (tt_ins_unknown).
+ * FreeType: as FDEF (glyph programs refused, maxp's maxInstructionDefs
+ * entries, nested definitions refused); an opcode outside 0-0xFF fails
+ * after a new entry has been counted. */
+TT_HANDLER(IDEF)
 {
     tt_defs *d = c->defs;
     if (c->ini_range == TT_RANGE_GLYPH)
@@ -215,6 +236,10 @@ static fv_status idef(tt_ctx *c, int64_t *args)
     return skip_definition(c, def);
 }
 
+/* Calls def, count times (LOOPCALL's count; 1 for CALL and IDEF-defined
+ * opcodes): a frame records the return address and the count, and ENDF
+ * runs the body again while the count lasts.  At most TT_MAX_CALL_DEPTH
+ * frames. */
 static fv_status call(tt_ctx *c, const tt_def *def, int64_t count)
 {
     FV_TESTCASE(c->call_top + 1 == TT_MAX_CALL_DEPTH); /* the deepest call allowed */
@@ -232,8 +257,15 @@ static fv_status call(tt_ctx *c, const tt_def *def, int64_t count)
     return st;
 }
 
-static fv_status endf(tt_ctx *c)
+/* ENDF 0x2D: end function definition.  Pops nothing; pushes nothing.
+ * Spec: "Defining and using functions and instructions" / ENDF.  Met while
+ * running a function (FDEF skips over its own), it ends one pass of the
+ * call: the body runs again while a LOOPCALL's count lasts, else execution
+ * returns after the CALL, LOOPCALL or IDEF-defined opcode.
+ * FreeType: an ENDF outside any call is an error. */
+TT_HANDLER(ENDF)
 {
+    (void)args;
     if (c->call_top == 0)
         return tt_fail(c, FV_E_TT_ENDF_IN_STREAM, INT64_MIN);
     c->call_top--;
@@ -258,16 +290,37 @@ fv_status tt_ins_unknown(tt_ctx *c)
     return call(c, def, 1);
 }
 
+/* IF 0x58: if test.  Pops a value; pushes nothing.  Spec: "Managing the
+ * flow of control" / IF.  A non-zero value runs the instructions that
+ * follow; zero skips to after the matching ELSE, or to the matching EIF.
+ * fontvm spends a step per byte skipped (FreeType counts none; skip_if). */
 TT_HANDLER(IF) { return args[0] != 0 ? FV_OK : skip_if(c, 0); }
+
+/* ELSE 0x1B: else clause.  Pops nothing; pushes nothing.  Spec: "Managing
+ * the flow of control" / ELSE.  Reached at the end of an IF's true branch:
+ * skips to the matching EIF (skip_if). */
 TT_HANDLER(ELSE) { (void)args; return skip_if(c, 1); }
+
+/* EIF 0x59: end if.  Pops nothing; pushes nothing.  Spec: "Managing the
+ * flow of control" / EIF.  Marks the end of an IF; does nothing. */
 TT_HANDLER(EIF) { (void)c; (void)args; return FV_OK; }
+
+/* JMPR 0x1C: jump relative.  Pops an offset; pushes nothing.  Spec:
+ * "Managing the flow of control" / JMPR.  Moves the instruction pointer by
+ * the offset, in bytes from the JMPR itself (jump: FreeType's rules). */
 TT_HANDLER(JMPR) { return jump(c, args[0]); }
+
+/* JROT 0x78, JROF 0x79: jump relative on true / on false.  Pop a value,
+ * then an offset; push nothing.  Spec: "Managing the flow of control" /
+ * JROT, JROF.  Jump as JMPR when the value is non-zero (JROT) or zero
+ * (JROF), else go on. */
 TT_HANDLER(JROT) { return args[1] != 0 ? jump(c, args[0]) : FV_OK; }
 TT_HANDLER(JROF) { return args[1] == 0 ? jump(c, args[0]) : FV_OK; }
-TT_HANDLER(FDEF) { return fdef(c, args); }
-TT_HANDLER(IDEF) { return idef(c, args); }
-TT_HANDLER(ENDF) { (void)args; return endf(c); }
 
+/* CALL 0x2B: call function.  Pops a function number; pushes nothing.
+ * Spec: "Defining and using functions and instructions" / CALL.  Runs the
+ * function's body once, then goes on after the CALL.
+ * FreeType: a number with no definition is an invalid function. */
 TT_HANDLER(CALL)
 {
     const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[0]);
@@ -276,6 +329,13 @@ TT_HANDLER(CALL)
     return call(c, def, 1);
 }
 
+/* LOOPCALL 0x2A: loop and call function.  Pops a function number, then a
+ * count; pushes nothing.  Spec: "Defining and using functions and
+ * instructions" / LOOPCALL.  Runs the function's body count times (none
+ * when the count is not positive).
+ * FreeType: the function and the call depth are checked even for a count
+ * of 0; the count is truncated to 32 bits; the counts of a run's LOOPCALLs
+ * add up against a budget (loopcall_max). */
 TT_HANDLER(LOOPCALL)
 {
     const tt_def *def = tt_defs_function(c->defs, (uint64_t)args[1]);
