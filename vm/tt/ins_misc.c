@@ -1,11 +1,19 @@
-/* Miscellaneous: MPPEM 0x4B, MPS 0x4C, GETINFO 0x88, DEBUG 0x4F.
- * Spec: "Managing run-time information" / GETINFO selector bits. */
+/* Miscellaneous: MPPEM 0x4B, MPS 0x4C, GETINFO 0x88, DEBUG 0x4F.  Spec:
+ * "Reading and writing data" (MPPEM, MPS), "Miscellaneous instructions"
+ * (GETINFO), "Debugging" (DEBUG).  Each handler is written once under a
+ * header as in ins_points.c. */
 #include "tt/cvt.h"
 #include "tt/ins.h"
 
-/* GETINFO answers as FreeType 2.12.1 does for each mode. */
-static int64_t getinfo(const tt_ctx *c, int64_t sel)
+/* GETINFO 0x88: get information.  Pops a selector; pushes the answer.
+ * Spec: "Miscellaneous instructions" / GETINFO (selector bits).  Each
+ * selector bit asks one question; the answer sets one bit per yes (and
+ * the version, selector bit 0, in its low byte).
+ * FreeType: answers as FreeType 2.12.1 does in each mode: version 35 or
+ * 40, and the subpixel bits only in v40 subpixel hinting. */
+TT_HANDLER(GETINFO)
 {
+    int64_t sel = args[0];
     int64_t k = 0;
     if (sel & 1)
         k = c->mode.v40 ? 40 : 35; /* rasterizer version */
@@ -27,15 +35,22 @@ static int64_t getinfo(const tt_ctx *c, int64_t sel)
         if ((sel & 4096) && c->mode.grayscale_cleartype)
             k |= 1 << 19;
     }
-    return k;
+    args[0] = k;
+    return FV_OK;
 }
 
+/* MPPEM 0x4B: measure pixels per em.  Pops nothing; pushes the ppem.
+ * Spec: "Reading and writing data" / MPPEM.
+ * FreeType: when the x and y ppem differ, the ppem along the projection
+ * vector (tt_current_ppem). */
 TT_HANDLER(MPPEM)
 {
     args[0] = tt_current_ppem(c);
     return FV_OK;
 }
 
+/* MPS 0x4C: measure point size.  Pops nothing; pushes the point size.
+ * Spec: "Reading and writing data" / MPS. */
 TT_HANDLER(MPS)
 {
     /* COMPAT(freetype): v35 answers the ppem (as FreeType does; GDI
@@ -44,12 +59,9 @@ TT_HANDLER(MPS)
     return FV_OK;
 }
 
-TT_HANDLER(GETINFO)
-{
-    args[0] = getinfo(c, args[0]);
-    return FV_OK;
-}
-
+/* DEBUG 0x4F: debug call.  Pops a value; pushes nothing.  Spec:
+ * "Debugging" / DEBUG.
+ * FreeType: an error outside a debugger (tt_debug_opcode). */
 TT_HANDLER(DEBUG)
 {
     (void)args;
