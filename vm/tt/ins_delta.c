@@ -67,9 +67,26 @@ static fv_status delta(tt_ctx *c, int64_t *args, int is_point, uint64_t range)
     return st;
 }
 
+/* DELTAP1 0x5D, DELTAP2 0x71, DELTAP3 0x72: delta exception P1, P2, P3.
+ * Pops n, then n pairs of a point (zp0) and an argument; pushes nothing.
+ * Spec: "Managing exceptions" / DELTAP1-3.  At the ppem an argument names
+ * (its high nibble + delta_base, + 16 for DELTAP2, + 32 for DELTAP3), moves
+ * its point along the freedom vector by its low nibble's step (-8..-1,
+ * 1..8) of 1 / 2^delta_shift pixel.
+ * FreeType: a bad point is skipped (pedantic hinting reports it and goes
+ * on); in v40 backward compatibility a point moves only before both IUPs,
+ * and then only in a composite with a freedom vector not along x or when
+ * already touched in y. */
 TT_HANDLER(DELTAP1) { return delta(c, args, 1, 0); }
 TT_HANDLER(DELTAP2) { return delta(c, args, 1, 16); }
 TT_HANDLER(DELTAP3) { return delta(c, args, 1, 32); }
+
+/* DELTAC1 0x73, DELTAC2 0x74, DELTAC3 0x75: delta exception C1, C2, C3.
+ * Pops n, then n pairs of a CVT entry and an argument; pushes nothing.
+ * Spec: "Managing exceptions" / DELTAC1-3.  At the ppem an argument names
+ * (as for DELTAP), adds its step to the CVT entry (in pixels, 26.6).
+ * FreeType: a bad entry is skipped, or stops the instruction when hinting
+ * is pedantic. */
 TT_HANDLER(DELTAC1) { return delta(c, args, 0, 0); }
 TT_HANDLER(DELTAC2) { return delta(c, args, 0, 16); }
 TT_HANDLER(DELTAC3) { return delta(c, args, 0, 32); }
