@@ -4,9 +4,9 @@
  * MD 0x49-4A, FLIPPT 0x80, FLIPRGON 0x81, FLIPRGOFF 0x82, MDRP 0xC0-DF,
  * MIRP 0xE0-FF.  Spec (OpenType 1.9, "The TrueType Instruction Set"):
  * "Managing outlines", "Managing the graphics state", "Moving points",
- * "Measuring".  Behaviour follows FreeType 2.12.1, including its
- * undocumented twilight zone rules and the v40 backward-compatibility
- * restrictions.
+ * "Reading and writing data" (GC, SCFS, MD).  Behaviour follows FreeType
+ * 2.12.1, including its undocumented twilight zone rules and the v40
+ * backward-compatibility restrictions.
  *
  * Each handler is written once, under a header giving its mnemonic and
  * opcodes, what it pops (top of the stack first) and pushes, its spec
@@ -789,7 +789,8 @@ TT_HANDLER(IUP)
 
 /* GC[a] 0x46-0x47: get coordinate projected onto the projection vector.
  * Pops a point (zp2); pushes its coordinate: current (a = 0) or original
- * on the dual projection vector (a = 1).  Spec: "Measuring" / GC.
+ * on the dual projection vector (a = 1).  Spec: "Reading and writing
+ * data" / GC.
  * FreeType: the point is taken whole (64 bits, not 16); a bad point
  * pushes 0. */
 TT_HANDLER(GC)
@@ -810,8 +811,8 @@ TT_HANDLER(GC)
 
 /* SCFS 0x48: sets coordinate from the stack using projection and freedom
  * vectors.  Pops a coordinate (26.6), then a point (zp2); pushes nothing.
- * Spec: "Managing outlines" / SCFS.  Moves the point along the freedom
- * vector until its projection is the coordinate.
+ * Spec: "Reading and writing data" / SCFS.  Moves the point along the
+ * freedom vector until its projection is the coordinate.
  * FreeType: in the twilight zone the original point follows (org = cur). */
 TT_HANDLER(SCFS)
 {
@@ -829,7 +830,7 @@ TT_HANDLER(SCFS)
 /* MD[a] 0x49-0x4A: measure distance.  Pops point k (zp1), then point l
  * (zp0); pushes the distance from k to l: current positions on the
  * projection vector (a = 1) or original ones on the dual vector (a = 0).
- * Spec: "Measuring" / MD.
+ * Spec: "Reading and writing data" / MD.
  * FreeType: original distances come from org in the twilight zone and
  * from the unscaled outline elsewhere; a bad point pushes 0. */
 TT_HANDLER(MD)
