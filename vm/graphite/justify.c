@@ -75,6 +75,12 @@ static int32_t next_sib(grv_seg *seg, int32_t s)
     return s == GRV_NIL ? GRV_NIL : grv_link(seg, s)->sibling;
 }
 
+int grv_justify_against(const grv_seg *seg)
+{
+    const grv_silf *silf = &seg->face->silf;
+    return (seg->dir & 1) != (silf->direction & 1) && silf->i_bidi != silf->num_passes;
+}
+
 float grv_justify(grv_seg *seg, float width)
 {
     const grv_silf *silf = &seg->face->silf;
@@ -97,8 +103,7 @@ float grv_justify(grv_seg *seg, float width)
      * the line starts with an attached mark): open, issue 17.  (graphite2
      * does the same on some gr_nobidi lines at a scaled size, not
      * reproduced: compat/graphite2/README.md.) */
-    const int against =
-        (seg->dir & 1) != (silf->direction & 1) && silf->i_bidi != silf->num_passes;
+    const int against = grv_justify_against(seg);
     int32_t pslot = first, pfirst = first, plast = last;
     for (int d = 0; grv_link(seg, pfirst)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
         pfirst = grv_link(seg, pfirst)->parent;

@@ -323,6 +323,9 @@ void grv_associate_chars(grv_seg *seg);
 int32_t grv_get_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub);
 void grv_set_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub, int32_t value);
 void grv_link_clusters(grv_seg *seg);
+/* 1 when seg runs against its font's direction, where graphite2 justifies
+ * the first cluster alone and leaves the rest of the line in place. */
+int grv_justify_against(const grv_seg *seg);
 float grv_justify(grv_seg *seg, float width);
 static inline int32_t grv_get_feature(const grv_seg *seg, uint32_t index)
 {
