@@ -704,9 +704,11 @@ def compression_mutations(font):
     the block), offset 0, the stream as long as its output or one byte
     shorter, the declared size off by one, another scheme, a decoded
     version other than the header's; and every other Graphite table (Gloc,
-    Feat, Sill) given version 0xFFFFFFFF, the one at which graphite2 looks
-    for a compression header in them, with each scheme, at 19 and 20 bytes,
-    and LZ4-compressed whole."""
+    Feat, Sill) and the sfnt tables without a version (hmtx, glyf, loca:
+    graphite2 reads them through the same wrapper, F-39) given version
+    0xFFFFFFFF, the one at which graphite2 looks for a compression header
+    in them, with each scheme, at 19 and 20 bytes, and LZ4-compressed
+    whole."""
     out = []
 
     def add(tag, kind, label, data):
@@ -762,7 +764,7 @@ def compression_mutations(font):
         if len(first) >= 4:
             other = [(struct.pack(">I", version ^ 1) + first[4:], seqs[0][1], seqs[0][2])] + seqs[1:]
             add(tag, "lz4.version", "decoded version differs", packed(lz4_encode(other), size))
-    for tag in ("Gloc", "Feat", "Sill"):
+    for tag in ("Gloc", "Feat", "Sill", "hmtx", "glyf", "loca"):
         t = get_table(font, tag)
         if t is None or len(t) < 8:
             continue

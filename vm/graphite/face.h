@@ -25,10 +25,11 @@
  * Nastaliq's Silf, 1,331,103 bytes (from 167,035). */
 #define GRV_BUDGET_TABLE_BYTES (32u * 1024u * 1024u)
 
-/* Where each of graphite2's own tables keeps its decompressed bytes
- * (fv_gr_face.decompressed). */
+/* Where each table graphite2 reads through its wrapper keeps its
+ * decompressed bytes (fv_gr_face.decompressed): its own tables, and the
+ * sfnt tables without a version of their own (F-39). */
 enum grv_table_slot { GRV_SLOT_SILF, GRV_SLOT_GLAT, GRV_SLOT_GLOC, GRV_SLOT_FEAT, GRV_SLOT_SILL,
-                      GRV_TABLE_SLOTS };
+                      GRV_SLOT_HMTX, GRV_SLOT_GLYF, GRV_SLOT_LOCA, GRV_TABLE_SLOTS };
 
 /* A piece of rule code (a sub-span of the Silf subtable). */
 typedef struct grv_code {

@@ -88,6 +88,27 @@ static int64_t loca_offset(const grv_sfnt_view *v, uint32_t g)
     return a == b ? -1 : 2 * (int64_t)a;
 }
 
+/* COMPAT(graphite2): every table it reads comes through its table wrapper
+ * (below), the sfnt ones with the threshold of a table without a version,
+ * 0xFFFFFFFF.  head, hhea, maxp and cmap so wrapped fail their version
+ * checks whatever the wrapper makes of them; hmtx, glyf and loca have no
+ * version: one of 20 bytes or more starting with 0xFFFFFFFF is LZ4
+ * decompressed, taken as it is under scheme 0, absent otherwise (measured
+ * on small.ttf: an LZ4 hmtx gives graphite2 advances of 500 from its
+ * decompressed bytes; scheme 2 or 31 fails the face for want of hmtx; a
+ * loca whose first three entries are 0xFFFF has scheme 31, F-39). */
+static fv_status wrapped_table(fv_gr_face *face, uint32_t tag, unsigned slot, fv_span *out,
+                               fv_error *err)
+{
+    const char *dropped = NULL;
+    fv_status st = grv_gr_table(face, tag, 0xffffffffu, slot, out, &dropped, err);
+    if (st == FV_OK && dropped) {
+        out->data = NULL;
+        out->len = 0;
+    }
+    return st;
+}
+
 fv_status grv_sfnt_tables(fv_gr_face *face, fv_error *err)
 {
     const sfnt_font *sf = face->sfnt;
@@ -126,14 +147,22 @@ fv_status grv_sfnt_tables(fv_gr_face *face, fv_error *err)
     (void)fv_rd_u16(v->hhea, 34, &v->num_long_metrics);
     (void)fv_rd_u16(v->head, 18, &face->upem);
     (void)fv_rd_s16(v->hhea, 6, &face->descent);
-    if (!grv_table(sf, TAG_hmtx, &v->hmtx))
+    fv_status st = wrapped_table(face, TAG_hmtx, GRV_SLOT_HMTX, &v->hmtx, err);
+    if (st != FV_OK)
+        return st;
+    if (!v->hmtx.data)
         return refuse(err, TAG_hmtx, 0, "graphite2 needs an hmtx table");
     /* glyf and loca: both or neither (a glyf shorter than one glyph header
      * counts as absent) */
-    int has_glyf = grv_table(sf, TAG_glyf, &v->glyf) && v->glyf.len >= MIN_GLYF;
+    st = wrapped_table(face, TAG_glyf, GRV_SLOT_GLYF, &v->glyf, err);
+    if (st == FV_OK)
+        st = wrapped_table(face, TAG_loca, GRV_SLOT_LOCA, &v->loca, err);
+    if (st != FV_OK)
+        return st;
+    int has_glyf = v->glyf.data && v->glyf.len >= MIN_GLYF;
     if (!has_glyf)
         v->glyf.len = 0;
-    int has_loca = grv_table(sf, TAG_loca, &v->loca);
+    int has_loca = v->loca.data != NULL;
     if (has_glyf != has_loca)
         return refuse(err, has_glyf ? TAG_loca : TAG_glyf, 0,
                       "graphite2 needs glyf and loca together");
