@@ -9,6 +9,7 @@
  *
  * - Feat: a version below 1.0 fails the face; its feature records must fit
  *   as if each took 16 bytes (the 2.0 record) whatever the version (F-37);
+ * - Sill: a language of no settings may point anywhere (F-42);
  * - Gloc/Glat: the version limits are signed comparisons (0x80000000 and
  *   up pass; a Glat version there is read as 3.0);
  * - Gloc listing fewer glyphs than maxp fails the face;
@@ -254,6 +255,35 @@ static void test_feat_records_sized_as_v2(void **state)
             expect(with_bare_feat(&base, num, len), what, len >= 12 + 16 * num,
                    "feature records (16 bytes each");
         }
+    }
+    free(base.d);
+}
+
+/* small.ttf with its Sill replaced by one language ("eng") of no
+ * settings whose settings offset is `off`, in a 20-byte table. */
+static void test_sill_language_without_settings(void **state)
+{
+    (void)state;
+    static const uint32_t offs[] = {0, 20, 21, 52, 8212, 0xffff};
+    font base = peer("small.ttf");
+    for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
+        size_t at = (base.n + 3) & ~(size_t)3;
+        font f = {calloc(1, at + 20 + 16), at + 20};
+        assert_non_null(f.d);
+        memcpy(f.d, base.d, base.n);
+        uint8_t *t = f.d + at;
+        put32(t, 0x00010000);
+        put16(t + 4, 1);
+        put32(t + 12, 0x656e6700);
+        put16(t + 16, 0);
+        put16(t + 18, offs[i]);
+        uint8_t *rec = record(&f, "Sill");
+        put32(rec + 8, (uint32_t)at);
+        put32(rec + 12, 20);
+        char what[96];
+        snprintf(what, sizeof what, "small.ttf Sill language of 0 settings at offset %u",
+                 (unsigned)offs[i]);
+        expect(f, what, 1, "");
     }
     free(base.d);
 }
@@ -515,6 +545,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feat_version),
         cmocka_unit_test(test_feat_records_sized_as_v2),
+        cmocka_unit_test(test_sill_language_without_settings),
         cmocka_unit_test(test_gloc_glat_versions_signed),
         cmocka_unit_test(test_collisions_need_octaboxes),
         cmocka_unit_test(test_gloc_covers_maxp),

@@ -33,7 +33,10 @@ fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err)
             fv_rd_u16(sill, pos + 4, &l->num_settings) != FV_OK ||
             fv_rd_u16(sill, pos + 6, &off) != FV_OK)
             return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, pos, "language record");
-        if (!fv_span_has(sill, off, 8u * (uint64_t)l->num_settings))
+        /* COMPAT(graphite2): a language of no settings may point anywhere
+         * (measured on small.ttf: offsets past the end of a Sill of 1 or 2
+         * languages, up to 0xFFFF, load; F-42) */
+        if (l->num_settings && !fv_span_has(sill, off, 8u * (uint64_t)l->num_settings))
             return sfnt_fail(err, FV_E_GR_BAD_FEAT, SFNT_TAG_Sill, pos, "settings out of table");
         size_t ns = l->num_settings ? l->num_settings : 1;
         l->feat_ids = fv_mem_array(face->mem, ns, sizeof(uint32_t));
