@@ -47,6 +47,11 @@ static fv_status own_rule_code(fv_gr_face *face, fv_error *err)
         fv_mem_free(face->mem, face->decompressed[i]);
         face->decompressed[i] = NULL;
     }
+    /* hmtx, glyf and loca are read at load only (load_metrics), and may
+     * have pointed into the buffers just freed (F-39) */
+    face->tables.hmtx = (fv_span){NULL, 0};
+    face->tables.glyf = (fv_span){NULL, 0};
+    face->tables.loca = (fv_span){NULL, 0};
     uint8_t *silf_bytes = face->decompressed[GRV_SLOT_SILF];
     if (!silf_bytes)
         return FV_OK; /* the code lies in the font's own bytes */
