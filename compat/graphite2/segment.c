@@ -371,25 +371,14 @@ float GR2_NAME(seg_justify)(gr_segment *s, const gr_slot *pStart, const gr_font 
     (void)pLast;
     if (!s || !pStart || pStart->seg != s || !s->num_slots)
         return 0;
-    float scale = pFont ? pFont->scale : 1.0f;
-    double w = width / (double)scale;
-    /* COMPAT(graphite2): against its font's direction the line is not
-     * measured, and all but its first cluster keep the places shaping gave
-     * them, at the segment's size (measured with Padauk right to left at 12
-     * ppm: the second cluster stays at 11.74, not 1002 design units) */
-    int keep = grv_justify_against(&s->seg);
+    /* COMPAT(graphite2): the width is taken as a float, then divided by
+     * this font's scale: the line is measured in design units (grv_justify
+     * divides the positions shaping gave by the same scale, whatever font
+     * the segment was made with) */
+    float w = (float)width / (pFont ? pFont->scale : 1.0f);
     double natural = fabs((double)s->seg.advx);
-    if (s->scaled && keep) {
-        natural = s->scale > 0 ? natural / s->scale : natural;
-    } else if (s->scaled) {
-        /* justification measures the line in design units: position the
-         * slots so again (as shaping did before its last positioning) */
-        float ax, ay;
-        grv_position_slots(&s->seg, s->seg.first, s->seg.last,
-                           s->face->gr->silf.direction != 0, &ax, &ay);
-        s->seg.advx = ax;
-        natural = fabs((double)ax);
-    }
+    if (s->scaled && s->scale > 0)
+        natural /= s->scale;
     if (!(w >= 0) || w > natural * (GRV_MAX_JUSTIFY_PERCENT / 100.0) + 1)
         return s->advance_x_total;
     /* COMPAT(graphite2): the segment's advance stays what shaping gave

@@ -81,35 +81,108 @@ int grv_justify_against(const grv_seg *seg)
     return (seg->dir & 1) != (silf->direction & 1) && silf->i_bidi != silf->num_passes;
 }
 
+static int32_t cluster_base(grv_seg *seg, int32_t s)
+{
+    for (int d = 0; grv_link(seg, s)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
+        s = grv_link(seg, s)->parent;
+    return s;
+}
+
+/* A slot's links and place, kept while the justified line is positioned. */
+typedef struct {
+    int32_t next, prev;
+    float posx, posy;
+} kept_slot;
+
+/* Positions the justified line from pslot to plast and returns its advance;
+ * `against`: the stream was reversed for justification, and is reversed
+ * back here.
+ * COMPAT(graphite2): the line is positioned right to left whenever any
+ * bit of the segment's direction is set: gr_rtl, but also gr_nobidi,
+ * gr_nomirror and the reversal for justification.  A left-to-right line
+ * positioned so is reversed for the walk (with seg->first and seg->last
+ * set to the line's ends, grv_reverse_slots) and walked back from its
+ * first slot: a mark that is not attached is visited before the slot it
+ * follows, a slot it follows at the line's start is not visited and keeps
+ * its place, and attachment offsets (shift.x) count right to left.
+ * Measured with C probes on Padauk, gr_nobidi, no font and 12 ppm: "က ဍု
+ * က" (U+100D U+102F: glyphs 140 and 212, not attached) asked 150% gives
+ * 212 before 140; "ဍု" alone is not moved and 0 is returned
+ * (compat/graphite2/README.md).
+ * Where graphite2's reversal never ends (it hangs: "ကိ ကိ" with gr_nobidi,
+ * conformance/known.toml gr2-justify-nobidi-hang) the line keeps its
+ * places and order and 0 is returned. */
+static float position_line(grv_seg *seg, int32_t pslot, int32_t plast, int against)
+{
+    const int rtl = seg->dir != 0;
+    kept_slot *kept = NULL;
+    const uint8_t dir = seg->dir;
+    const int32_t first = seg->first, last = seg->last;
+    if (grv_currdir(seg) != rtl || against) {
+        /* the walk or the end reverses the line: keep what a reversal that
+         * does not end would break */
+        kept = fv_mem_array(seg->mem, seg->pool_len ? seg->pool_len : 1, sizeof *kept);
+        if (!kept)
+            return 0;
+        for (uint32_t i = 0; i < seg->pool_len; i++)
+            kept[i] = (kept_slot){seg->slots[i].next, seg->slots[i].prev, seg->slots[i].posx,
+                                  seg->slots[i].posy};
+    }
+    float ax, ay;
+    seg->first = pslot;
+    seg->last = plast;
+    int done = grv_position_slots(seg, pslot, plast, rtl, &ax, &ay);
+    /* COMPAT(graphite2): the stream's ends are set back as they were, even
+     * where the walk's reversals left the slots in another order */
+    seg->first = first;
+    seg->last = last;
+    if (done && against)
+        done = grv_reverse_slots(seg);
+    if (!done && kept) {
+        for (uint32_t i = 0; i < seg->pool_len; i++) {
+            seg->slots[i].next = kept[i].next;
+            seg->slots[i].prev = kept[i].prev;
+            seg->slots[i].posx = kept[i].posx;
+            seg->slots[i].posy = kept[i].posy;
+        }
+        seg->dir = dir;
+        if (against)
+            (void)grv_reverse_slots(seg); /* the whole stream, as it was */
+        ax = 0;
+    }
+    fv_mem_free(seg->mem, kept);
+    return ax;
+}
+
 float grv_justify(grv_seg *seg, float width)
 {
     const grv_silf *silf = &seg->face->silf;
     const fv_gr_face *face = seg->face;
-    int32_t first = seg->first, last = seg->last;
-    if (first == GRV_NIL)
+    if (seg->first == GRV_NIL)
         return 0;
     if (width < 0 && !silf->flags)
         return width;
+    /* the line is measured in design units: positions made with a font
+     * are divided by its scale (graphite2 does so, in floats) */
+    const float scale = seg->font ? seg->font->scale : 1.0f;
     /* COMPAT(graphite2): a segment that runs against its font's direction
-     * (an rtl segment in an ltr font, an ltr one in an rtl font) is
-     * justified as its first cluster alone: nothing is distributed, that
-     * cluster is positioned from 0 and its advance is returned, and the
-     * rest of the line keeps its places.  Measured with gr2fonttest -j
-     * (90% to 150%, corpus lines 1-7): Padauk, charis, Annapurna right to
-     * left, 14 of 70 lines identical when the line was reversed and
-     * justified whole, all 70 now (graphite_justify_against_direction);
-     * Awami Nastaliq, Scheherazade, Harmattan left to right, every position
-     * identical, but on some lines graphite2 returns another width (0 where
-     * the line starts with an attached mark): open, issue 17.  (graphite2
-     * does the same on some gr_nobidi lines at a scaled size, not
-     * reproduced: compat/graphite2/README.md.) */
+     * is reversed for justification, and the line then runs from the
+     * caller's first slot, now at the line's end, to the stream's new last
+     * slot: for most lines the first cluster alone, which is positioned
+     * from 0 and whose advance is returned, while the rest of the line
+     * keeps its places and gets nothing (measured with gr2fonttest -j, 90%
+     * to 150%: Padauk, charis, Annapurna right to left; Awami Nastaliq,
+     * Scheherazade, Harmattan left to right).  A first slot that is a
+     * non-spacing mark stays first in the reversed stream, and the walk
+     * back from it (position_line) positions nothing: 0 (Awami Nastaliq
+     * left to right, issue 17; 12 of 13 ppm lines of urdu.txt's first 3
+     * differed before). */
     const int against = grv_justify_against(seg);
-    int32_t pslot = first, pfirst = first, plast = last;
-    for (int d = 0; grv_link(seg, pfirst)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-        pfirst = grv_link(seg, pfirst)->parent;
-    for (int d = 0; grv_link(seg, plast)->parent != GRV_NIL && d < GRV_MAX_DEPTH; d++)
-        plast = grv_link(seg, plast)->parent;
-    float base = grv_link(seg, pfirst)->posx;
+    const int32_t pslot = seg->first;
+    if (against)
+        grv_reverse_slots(seg);
+    int32_t pfirst = cluster_base(seg, pslot), plast = cluster_base(seg, seg->last);
+    float base = grv_link(seg, pfirst)->posx / scale;
     float curr = 0;
     /* complete line: skip trailing glyphs graphite2 treats as empty */
     uint32_t guard = seg->pool_len + 1;
@@ -121,12 +194,7 @@ float grv_justify(grv_seg *seg, float width)
         plast = grv_link(seg, plast)->prev;
     }
     int32_t end = plast != GRV_NIL ? next_sib(seg, plast) : GRV_NIL;
-    const int32_t first_cluster = pfirst;
     pfirst = next_sib(seg, pfirst);
-    if (against) {
-        pfirst = GRV_NIL; /* nothing to distribute over */
-        end = GRV_NIL;
-    }
     unsigned levels = silf->num_jlevels < GRV_MAX_JLEVELS ? silf->num_jlevels : GRV_MAX_JLEVELS;
     if (!levels) {
         int count = 0;
@@ -154,7 +222,7 @@ float grv_justify(grv_seg *seg, float width)
     int64_t tweight[GRV_MAX_JLEVELS] = {0};
     guard = seg->pool_len + 1;
     for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
-        float w = grv_link(seg, s)->posx + grv_link(seg, s)->advx - base;
+        float w = grv_link(seg, s)->posx / scale + grv_link(seg, s)->advx - base;
         if (w > curr)
             curr = w;
         for (unsigned j = 0; j < levels; j++)
@@ -209,14 +277,12 @@ float grv_justify(grv_seg *seg, float width)
                 }
             }
             curr += diff - error;
-            if (FV_UNLIKELY(seg->budget.left < 0))
+            if (FV_UNLIKELY(seg->budget.left < 0)) {
+                if (against)
+                    grv_reverse_slots(seg);
                 return 0; /* the caller fails the segment with budget_steps */
+            }
         } while (i == 0 && fv_f32_to_i32(fabsf(error)) > 0 && tw && ++rounds < GRV_JUSTIFY_ROUNDS);
     }
-    float ax, ay;
-    if (against)
-        grv_position_slots(seg, first_cluster, first_cluster, seg->dir & 1, &ax, &ay);
-    else
-        grv_position_slots(seg, pslot, plast, seg->dir & 1, &ax, &ay);
-    return ax;
+    return position_line(seg, pslot, plast, against);
 }

@@ -516,53 +516,91 @@ static int is_nsm(grv_seg *seg, int32_t si)
  * stream is left alone.  Reversing twice restores the order, but a stream
  * reversed for a pass, for positioning or when the characters are
  * associated has its marks after their bases (measured on Awami's reversed
- * pass 6: the char table of graphite2, KD-6). */
-void grv_reverse_slots(grv_seg *seg)
+ * pass 6: the char table of graphite2, KD-6).
+ *
+ * The stream reversed runs from seg->first to the end of the chain, and
+ * the run of marks found last ends at seg->last.  Justification sets
+ * seg->first and seg->last to its line's ends for the line's positioning
+ * (grv_justify), and there graphite2's reversal shows three things the
+ * whole stream never does, reproduced here step by step: a line of one
+ * cluster (first == last) is left alone; a first slot that is not the
+ * chain's head keeps its predecessor in front; and marks at the chain's
+ * end after the line's last base (seg->last) are taken to end at that
+ * base, which puts them back after it and walks the slots reversed so far
+ * once more, restoring their order (measured with C probes on Padauk's
+ * myanmar.txt line 2 made with gr_nobidi, whose last slot is a mark: the
+ * line keeps its order and only its first cluster is positioned). */
+int grv_reverse_slots(grv_seg *seg)
 {
     seg->dir ^= 64;
+    if (seg->first == seg->last)
+        return 1;
     uint32_t guard = seg->pool_len + 1;
-    int32_t lead = GRV_NIL, cur = seg->first;
+    int32_t cur = seg->first;
     while (cur != GRV_NIL && guard && is_nsm(seg, cur)) {
-        lead = cur;
         cur = grv_link(seg, cur)->next;
         guard--;
     }
     if (cur == GRV_NIL || !guard)
-        return;
-    int32_t out_first = GRV_NIL, out_last = GRV_NIL;
-    while (cur != GRV_NIL && guard) {
-        /* the group: cur and the marks after it */
-        int32_t end = cur;
-        guard--;
-        while (guard && grv_link(seg, end)->next != GRV_NIL && is_nsm(seg, grv_link(seg, end)->next)) {
-            end = grv_link(seg, end)->next;
-            guard--;
+        return 1;
+    const int32_t lead = grv_link(seg, cur)->prev; /* stays in front */
+    int32_t head = GRV_NIL, tail = cur;
+    /* each slot is taken once, or twice when the marks at the chain's end
+     * send the walk back over the slots reversed so far */
+    uint64_t steps = 2 * (uint64_t)seg->pool_len + 2;
+    while (cur != GRV_NIL && steps--) {
+        grv_slot *c = grv_link(seg, cur);
+        int32_t next = c->next;
+        if (!is_nsm(seg, cur)) {
+            if (head != GRV_NIL)
+                grv_link(seg, head)->prev = cur;
+            c->next = head;
+            head = cur;
+            cur = next;
+            continue;
         }
-        int32_t nx = grv_link(seg, end)->next;
-        grv_link(seg, end)->next = out_first;
-        if (out_first != GRV_NIL)
-            grv_link(seg, out_first)->prev = end;
+        /* marks (cur follows a slot taken before it, head is set): the
+         * run from cur goes after the slot in front */
+        int32_t after_run = next;
+        uint32_t g = seg->pool_len + 1;
+        while (after_run != GRV_NIL && g-- && is_nsm(seg, after_run))
+            after_run = grv_link(seg, after_run)->next;
+        int32_t run_end = after_run != GRV_NIL ? grv_link(seg, after_run)->prev : seg->last;
+        if (head == GRV_NIL || run_end == GRV_NIL)
+            break; /* only in a stream whose links went wrong: a link fault below */
+        grv_slot *h = grv_link(seg, head), *e = grv_link(seg, run_end);
+        int32_t behind = h->next;
+        if (behind != GRV_NIL)
+            grv_link(seg, behind)->prev = run_end;
         else
-            out_last = end;
-        out_first = cur;
-        cur = nx;
+            tail = run_end;
+        next = e->next;
+        e->next = behind;
+        c->prev = head;
+        h->next = cur;
+        cur = next;
     }
-    grv_link(seg, out_first)->prev = lead;
+    if (cur != GRV_NIL)
+        return 0; /* a walk graphite2 does not finish: the stream is broken */
+    grv_link(seg, head)->prev = lead;
     if (lead != GRV_NIL)
-        grv_link(seg, lead)->next = out_first;
+        grv_link(seg, lead)->next = head;
     else
-        seg->first = out_first;
-    seg->last = out_last;
+        seg->first = head;
+    seg->last = tail;
+    return 1;
 }
 
-void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
-                        float *advy)
+int grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
+                       float *advy)
 {
     float cx = 0, cy = 0, cluster_min = 0;
     grv_rect bbox = {0, 0, 0, 0, 1};
     int reorder = grv_currdir(seg) != rtl;
+    *advx = *advy = 0;
     if (reorder) {
-        grv_reverse_slots(seg);
+        if (!grv_reverse_slots(seg))
+            return 0;
         int32_t t = start;
         start = end;
         end = t;
@@ -591,10 +629,9 @@ void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float
             }
         }
     }
-    if (reorder)
-        grv_reverse_slots(seg);
     *advx = cx;
     *advy = cy;
+    return reorder ? grv_reverse_slots(seg) : 1;
 }
 
 int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t level)

@@ -314,17 +314,21 @@ int32_t grv_get_attr(grv_seg *seg, int32_t s, uint32_t attr, uint32_t sub);
 void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t s, uint32_t attr, int sub,
                   int32_t value);
 int32_t grv_glyph_metric(grv_seg *seg, int32_t s, uint32_t metric, uint32_t level);
-void grv_reverse_slots(grv_seg *seg);
+/* 0 when the reversal stopped where graphite2's never ends (justification
+ * only, grv_justify): the stream's links are then broken. */
+int grv_reverse_slots(grv_seg *seg);
 static inline int grv_currdir(const grv_seg *seg) { return ((seg->dir >> 6) ^ seg->dir) & 1; }
-void grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
-                        float *advy);
+/* 0 when a reversal for the walk stopped (grv_reverse_slots) */
+int grv_position_slots(grv_seg *seg, int32_t start, int32_t end, int rtl, float *advx,
+                       float *advy);
 void grv_associate_chars(grv_seg *seg);
 /* Justification (justify.c). */
 int32_t grv_get_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub);
 void grv_set_justify(grv_seg *seg, int32_t s, unsigned level, unsigned sub, int32_t value);
 void grv_link_clusters(grv_seg *seg);
-/* 1 when seg runs against its font's direction, where graphite2 justifies
- * the first cluster alone and leaves the rest of the line in place. */
+/* 1 when seg runs against its font's direction, where graphite2 reverses
+ * the stream to justify it (for most lines: the first cluster alone is
+ * positioned, the rest of the line stays in place; grv_justify). */
 int grv_justify_against(const grv_seg *seg);
 float grv_justify(grv_seg *seg, float width);
 static inline int32_t grv_get_feature(const grv_seg *seg, uint32_t index)
