@@ -110,7 +110,7 @@ typedef struct {
  * 212 before 140; "ဍု" alone is not moved and 0 is returned
  * (compat/graphite2/README.md).
  * Where graphite2's reversal never ends (it hangs: "ကိ ကိ" with gr_nobidi,
- * conformance/known.toml gr2-justify-nobidi-hang) the line keeps its
+ * conformance/known.toml gr2-justify-line-reversal) the line keeps its
  * places and order and 0 is returned. */
 static float position_line(grv_seg *seg, int32_t pslot, int32_t plast, int against)
 {

@@ -78,7 +78,7 @@ static int check_case(gr_face *face, const justify_case *c)
 
 /* "ကိ ကိ" (KA, VOWEL SIGN I: glyph 209, a non-spacing mark attached to KA)
  * with gr_nobidi: graphite2's reversal for the justified line never ends
- * (conformance/known.toml gr2-justify-nobidi-hang).  The drop-in returns 0
+ * (conformance/known.toml gr2-justify-line-reversal).  The drop-in returns 0
  * and the line keeps its slots, order and places. */
 static int check_hang(gr_face *face)
 {
