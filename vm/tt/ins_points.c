@@ -694,24 +694,38 @@ static FV_ALWAYS_INLINE void iup_interpolate(tt_zone *z, const int ax, uint32_t 
     int64_t org1 = *coord(&z->org[ref1], ax), org2 = *coord(&z->org[ref2], ax);
     int64_t cur1 = *coord(&z->cur[ref1], ax), cur2 = *coord(&z->cur[ref2], ax);
     int64_t d1 = tt_sub(cur1, org1), d2 = tt_sub(cur2, org2);
-    int trivial = cur1 == cur2 || orus1 == orus2;
-    int64_t scale = 0;
-    int scale_valid = 0;
-    for (uint32_t i = p1; i <= p2; i++) {
+    uint32_t i = p1;
+    if (cur1 == cur2 || orus1 == orus2) {
+        /* Every point between the references lands on cur1. */
+        for (; i <= p2; i++) {
+            int64_t x = *coord(&z->org[i], ax);
+            *coord(&z->cur[i], ax) = x <= org1 ? tt_add(x, d1) : x >= org2 ? tt_add(x, d2) : cur1;
+        }
+        return;
+    }
+    /* Points outside the references' range up to the first inside it;
+     * the scale is computed only when one is (divfix is the costliest step
+     * of a short segment), then a loop that needs no test for it. */
+    for (; i <= p2; i++) {
+        int64_t x = *coord(&z->org[i], ax);
+        if (x <= org1)
+            *coord(&z->cur[i], ax) = tt_add(x, d1);
+        else if (x >= org2)
+            *coord(&z->cur[i], ax) = tt_add(x, d2);
+        else
+            break;
+    }
+    if (i > p2)
+        return;
+    int64_t scale = fv_divfix(tt_sub(cur2, cur1), tt_sub(orus2, orus1));
+    for (; i <= p2; i++) {
         int64_t x = *coord(&z->org[i], ax);
         if (x <= org1)
             x = tt_add(x, d1);
         else if (x >= org2)
             x = tt_add(x, d2);
-        else if (trivial)
-            x = cur1;
-        else {
-            if (!scale_valid) {
-                scale_valid = 1;
-                scale = fv_divfix(tt_sub(cur2, cur1), tt_sub(orus2, orus1));
-            }
+        else
             x = tt_add(cur1, fv_mulfix(tt_sub(*coord(&z->orus[i], ax), orus1), scale));
-        }
         *coord(&z->cur[i], ax) = x;
     }
 }
