@@ -3,7 +3,10 @@
 conform.toml: fetches each package with `npm pack` at the version the set
 pins, checks the tarball's sha256 against the one recorded beside it in
 conform.toml, and unpacks its font files (.woff2, .woff, .ttf; nothing
-else) into build/fontsource/NAME-VERSION/.  Nothing of it is tracked.
+else) into CACHE/NAME-VERSION/, CACHE being $FONTVM_CACHE/fontsource, or
+$XDG_CACHE_HOME/fontvm/fontsource, or ~/.cache/fontvm/fontsource: outside
+the repository, so a clean clone, a `git clean` or a new build folder does
+not fetch again, and nothing of it can be committed.
 
     conformance/fontsource.py [--config conform.toml] [SET...]
 
@@ -29,7 +32,14 @@ import sys
 import tarfile
 import tomllib
 
-CACHE = os.path.join("build", "fontsource")
+def cache_dir():
+    """Where fetched tarballs and their fonts stay (see the module doc)."""
+    if os.environ.get("FONTVM_CACHE"):
+        return os.path.join(os.environ["FONTVM_CACHE"], "fontsource")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "fontvm", "fontsource")
+
+
 FONT_SUFFIXES = (".woff2", ".woff", ".ttf")
 # npm retries a dead network for minutes by default: one short try, then
 # the set is skipped.
@@ -77,12 +87,12 @@ def _npm_pack(spec, dest):
         raise FetchError(f"npm pack {spec} failed: {last}")
 
 
-def fetch(root, spec, sha256):
+def fetch(spec, sha256):
     """The folder holding the set's unpacked font files; FetchError when
     the tarball cannot be had or does not match its checksum."""
     if not isinstance(sha256, str) or len(sha256) != 64:
         raise FetchError(f"npm = {spec!r} needs sha256 = the tarball's 64-digit sha256")
-    cache = os.path.join(root, CACHE)
+    cache = cache_dir()
     tgz = os.path.join(cache, tarball_name(spec))
     out = os.path.join(cache, os.path.basename(tgz)[:-len(".tgz")])
     stamp = os.path.join(out, ".sha256")
@@ -138,9 +148,9 @@ def main(argv=None):
         if a.sets and fs.get("name") not in a.sets:
             continue
         try:
-            d = fetch(root, fs["npm"], fs.get("sha256"))
+            d = fetch(fs["npm"], fs.get("sha256"))
             n = sum(1 for x in os.listdir(d) if x.lower().endswith(FONT_SUFFIXES))
-            print(f"{fs['name']}\t{fs['npm']}\t{os.path.relpath(d, root)}\t{n} font files")
+            print(f"{fs['name']}\t{fs['npm']}\t{d}\t{n} font files")
         except FetchError as e:
             print(f"[fontsource] {fs.get('name')}: {e}", file=sys.stderr)
             rc = 1

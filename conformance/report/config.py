@@ -449,7 +449,8 @@ def _font_filter(patterns):
         b = os.path.basename(path).lower()
         for p in patterns:
             pl = p.lower()
-            if pl == set_name.lower() or _match(b, pl):
+            # A glob names sets too: --fonts 'fontsource-static-*'.
+            if pl == set_name.lower() or _match(b, pl) or _match(set_name.lower(), pl):
                 return True
             if not any(c in pl for c in "*?[") and pl in b:
                 return True
@@ -469,7 +470,7 @@ def _tt_set_files(root, fs, fontsource_sets):
         sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         import fontsource
         try:
-            d = fontsource.fetch(root, fs["npm"], fs.get("sha256"))
+            d = fontsource.fetch(fs["npm"], fs.get("sha256"))
         except fontsource.FetchError as e:
             return [], str(e)
         files = resolve_fontset(root, dict(fs, dir=d))

@@ -219,7 +219,12 @@ class Fontsource(unittest.TestCase):
     def setUp(self):
         self.root = os.path.join(WORK, "fs-root")
         shutil.rmtree(self.root, ignore_errors=True)
-        self.cache = os.path.join(self.root, fontsource.CACHE)
+        # The cache is outside the repository: here, inside the test's root.
+        self._old_cache = os.environ.get("FONTVM_CACHE")
+        os.environ["FONTVM_CACHE"] = os.path.join(self.root, "cache")
+        self.addCleanup(self._restore_cache)
+        self.cache = fontsource.cache_dir()
+        self.assertEqual(self.cache, os.path.join(self.root, "cache", "fontsource"))
         os.makedirs(self.cache)
         self.tgz = os.path.join(self.cache, fontsource.tarball_name(self.SPEC))
         self.assertEqual(os.path.basename(self.tgz), "fontsource-variable-karla-test-1.0.0.tgz")
@@ -229,17 +234,24 @@ class Fontsource(unittest.TestCase):
                                            "package/files/../../escape.ttf": b"x",
                                            "package/index.css": b"body{}"})
 
+    def _restore_cache(self):
+        if self._old_cache is None:
+            os.environ.pop("FONTVM_CACHE", None)
+        else:
+            os.environ["FONTVM_CACHE"] = self._old_cache
+
     def test_unpacks_only_fonts_when_the_checksum_matches(self):
-        d = fontsource.fetch(self.root, self.SPEC, self.sha)
+        d = fontsource.fetch(self.SPEC, self.sha)
         self.assertEqual(sorted(os.listdir(d)), [".sha256", "escape.ttf", "karla-latin-wght-normal.ttf"])
-        self.assertFalse(os.path.exists(os.path.join(self.root, "escape.ttf")))
+        for above in (self.cache, os.path.dirname(self.cache), self.root):
+            self.assertFalse(os.path.exists(os.path.join(above, "escape.ttf")))
         # Cached: the tarball is not read again.
         os.remove(self.tgz)
-        self.assertEqual(fontsource.fetch(self.root, self.SPEC, self.sha), d)
+        self.assertEqual(fontsource.fetch(self.SPEC, self.sha), d)
 
     def test_a_wrong_checksum_is_refused_and_the_tarball_dropped(self):
         with self.assertRaises(fontsource.FetchError) as e:
-            fontsource.fetch(self.root, self.SPEC, "0" * 64)
+            fontsource.fetch(self.SPEC, "0" * 64)
         self.assertIn("is not the pinned", str(e.exception))
         self.assertFalse(os.path.exists(self.tgz))
 
@@ -277,13 +289,19 @@ class Fontsource(unittest.TestCase):
         for fs in sets:
             fontsource.split_spec(fs["npm"])
             self.assertRegex(fs["sha256"], "^[0-9a-f]{64}$")
-            self.assertTrue(fs.get("locations"), fs["name"])
+            # Variable packages are compared at locations; static ones
+            # (@fontsource/...) have none to give.
+            variable = fs["npm"].startswith("@fontsource-variable/")
+            self.assertEqual(bool(fs.get("locations")), variable, fs["name"])
         r = subprocess.run([sys.executable, os.path.join(SRC, "conformance", "report", "run.py"), "--list",
                             "--engines", "tt", "--fonts", "karla-variable"],
                            capture_output=True, text=True, cwd=SRC, timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("tt-Karla[wght]-v40@wght0.42\t", r.stdout)
         self.assertIn("tt-Karla-Italic[wght]-v35@instance6\t", r.stdout)
+        # A glob in --fonts names sets as well as files.
+        self.assertTrue(config._font_filter(["fontsource-static-*"])("fontsource-static-lato", "/x/lato-latin.woff2"))
+        self.assertFalse(config._font_filter(["fontsource-static-*"])("fontsource-roboto", "/x/roboto-latin.woff2"))
 
 
 if __name__ == "__main__":
