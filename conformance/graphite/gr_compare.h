@@ -121,6 +121,10 @@ grc_gr2 *grc_gr2_open(const uint8_t *data, size_t size, char *err, size_t err_si
 void grc_gr2_close(grc_gr2 *g);
 uint16_t grc_gr2_upem(const grc_gr2 *g);
 int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out);
+/* 1 when gr_face_find_fref finds feature `id` itself: graphite2 1.3.14
+ * may resolve an id of a Feat not sorted by id to another feature (KD-2,
+ * conformance/known.toml), or to none. */
+int grc_gr2_finds_feature(const grc_gr2 *g, uint32_t id);
 
 /* ---- HarfBuzz, graphite2 shaper only ---- */
 typedef struct grc_hb grc_hb;

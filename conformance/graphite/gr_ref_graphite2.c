@@ -76,6 +76,12 @@ uint16_t grc_gr2_upem(const grc_gr2 *g)
     return g->upem;
 }
 
+int grc_gr2_finds_feature(const grc_gr2 *g, uint32_t id)
+{
+    const gr_feature_ref *ref = gr_face_find_fref(g->face, id);
+    return ref != NULL && gr_fref_id(ref) == id;
+}
+
 int grc_gr2_shape(grc_gr2 *g, const grc_request *req, grc_run *out)
 {
     memset(out, 0, sizeof *out);

@@ -75,10 +75,12 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
             if (v > maxv)
                 maxv = v;
         }
-        /* COMPAT(graphite2): the default is the first setting's value and a
+        /* COMPAT(graphite2): the default is the first setting's value read
+         * as unsigned (measured on small.ttf and Awami Nastaliq: a first
+         * setting of -2 gives 65534, -32768 gives 32768; F-43) and a
          * feature without settings accepts any 16-bit value. */
         f->max_value = f->num_settings ? maxv : 0xffffu;
-        f->default_value = f->num_settings ? f->setting_values[0] : 0;
+        f->default_value = f->num_settings ? (uint16_t)f->setting_values[0] : 0;
     }
     return FV_OK;
 }

@@ -503,11 +503,16 @@ void grv_finalise_tree(grv_seg *seg, int32_t si, float basex, float basey, int r
 }
 
 /* graphite2's bidi class of a slot: its glyph's directionality attribute
- * (Silf attrDirectionality); 16 is a non-spacing mark. */
+ * (Silf attrDirectionality); 16 is a non-spacing mark.
+ * COMPAT(graphite2): the class is the attribute's low byte (measured on
+ * Awami Nastaliq with a mark's value set to 0x0110, 0x0210, 0x1010,
+ * 0x7F10, 0x8010 and 0xFF10: each kept as a mark, 0x0111 and 17 not;
+ * F-44). */
 #define GRV_BIDI_NSM 16
 static int is_nsm(grv_seg *seg, int32_t si)
 {
-    return grv_glyph_attr(seg->face, grv_link(seg, si)->gid, seg->face->silf.attr_dir) == GRV_BIDI_NSM;
+    int16_t dir = grv_glyph_attr(seg->face, grv_link(seg, si)->gid, seg->face->silf.attr_dir);
+    return (uint8_t)dir == GRV_BIDI_NSM;
 }
 
 /* COMPAT(graphite2): reversing keeps every run of non-spacing marks after

@@ -31,7 +31,9 @@ typedef struct fv_gr_face fv_gr_face;
 
 typedef struct fv_gr_feature_setting {
     uint32_t id;       /* feature id (a tag or a number) */
-    int32_t value;
+    int32_t value;     /* taken as its low 16 bits, unsigned, as graphite2's
+                          gr_fref_set_feature_value takes a gr_uint16; one
+                          above the feature's largest setting is ignored */
 } fv_gr_feature_setting;
 
 struct fv_gr_trace_event;
