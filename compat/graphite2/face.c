@@ -401,24 +401,11 @@ gr_feature_val *GR2_NAME(face_featureval_for_lang)(const gr_face *face, gr_uint3
     if (!face)
         return NULL;
     gr_feature_val *v = featureval_new(face);
-    if (!v || !langname)
-        return v;
-    const fv_gr_face *g = face->gr;
-    for (uint32_t l = 0; l < g->num_langs; l++) {
-        if (g->langs[l].tag != langname)
-            continue;
-        for (uint32_t k = 0; k < g->langs[l].num_settings; k++)
-            for (uint16_t i = 0; i < g->num_features; i++)
-                if (g->features[i].id == g->langs[l].feat_ids[k])
-                    v->values[i] = g->langs[l].values[k];
-        break;
-    }
-    /* COMPAT(graphite2): the language feature (id 1) holds the tag asked
-     * for, whether the font lists the language or not (measured: Padauk's
-     * 'kht' gives 0x7400 from gr_fref_feature_value, its low 16 bits) */
-    for (uint16_t i = 0; i < g->num_features; i++)
-        if (g->features[i].id == 1)
-            v->values[i] = (int32_t)langname;
+    /* the engine's language rules (vm/graphite/feat.c, F-43): Sill's
+     * settings and the language feature (id 1) for a language Sill lists,
+     * the tag's trailing spaces dropped */
+    if (v)
+        grv_features_for_lang(face->gr, langname, v->values);
     return v;
 }
 

@@ -217,6 +217,11 @@ fv_status grv_glat_dense(fv_gr_face *face);
 fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err);
 fv_status grv_sill_load(fv_gr_face *face, fv_span sill, fv_error *err);
 void grv_feat_free(fv_gr_face *face);
+/* Sets *slot to value if feature f takes it, as graphite2 does (feat.c). */
+void grv_feature_set(const grv_feature *f, int32_t *slot, int32_t value);
+/* Every feature's value (face->num_features of them) for a segment in
+ * language lang (0: none), as gr_face_featureval_for_lang gives them. */
+void grv_features_for_lang(const fv_gr_face *face, uint32_t lang, int32_t *values);
 /* graphite2's own table `tag` as its table wrapper hands it over: LZ4
  * decompressed (into face->decompressed[slot]) when it holds at least 20
  * bytes and its version is min_version or more (Silf 5.0, Glat 3.0, the

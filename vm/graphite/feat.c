@@ -85,6 +85,71 @@ fv_status grv_feat_load(fv_gr_face *face, fv_span feat, fv_error *err)
     return FV_OK;
 }
 
+/* COMPAT(graphite2): a feature value is 16 bits and unsigned wherever it
+ * comes from, and one above the feature's largest setting is refused,
+ * leaving the value before.  Measured on small.ttf with one feature of
+ * settings 0, 1, 2 and a Sill language setting it: -2, -1, 3, 5, 32767 and
+ * -32768 leave the default, 1 and 2 are taken; with settings -2, 0, 1
+ * (largest 65534) -1 is refused and -32768 read as 32768; with no
+ * settings every value is taken, -2 as 65534 (F-43).  A request's value
+ * is cut to 16 bits as gr_fref_set_feature_value's gr_uint16 takes it. */
+void grv_feature_set(const grv_feature *f, int32_t *slot, int32_t value)
+{
+    uint16_t v = (uint16_t)value;
+    if (v <= f->max_value)
+        *slot = v;
+}
+
+/* The feature id graphite2 gives the language a segment is made for. */
+#define GRV_LANG_FEATURE_ID 1u
+
+/* COMPAT(graphite2): the language asked for loses its trailing spaces
+ * (made zero bytes) before Sill is searched, so a Sill entry ending in a
+ * space is never found.  Measured on small.ttf: asked 'ENG ', Sill's
+ * 'ENG\0' is found and 'ENG ' is not; 'a   ' finds 'a\0\0\0', 'ab\0 '
+ * finds 'ab\0\0', 'ab \0' and 'ab c' are kept as they are, '    ' is no
+ * language (F-43). */
+static uint32_t graphite2_lang(uint32_t tag)
+{
+    for (uint32_t shift = 0; shift < 32 && ((tag >> shift) & 0xffu) == 0x20u; shift += 8)
+        tag &= ~(0xffu << shift);
+    return tag;
+}
+
+void grv_features_for_lang(const fv_gr_face *face, uint32_t lang, int32_t *values)
+{
+    for (uint32_t i = 0; i < face->num_features; i++)
+        values[i] = face->features[i].default_value;
+    lang = graphite2_lang(lang);
+    if (!lang)
+        return;
+    for (uint32_t l = 0; l < face->num_langs; l++) {
+        const grv_lang *gl = &face->langs[l];
+        if (gl->tag != lang)
+            continue;
+        for (uint32_t k = 0; k < gl->num_settings; k++)
+            for (uint32_t i = 0; i < face->num_features; i++)
+                if (face->features[i].id == gl->feat_ids[k])
+                    grv_feature_set(&face->features[i], &values[i], gl->values[k]);
+        /* COMPAT(graphite2): a language Sill lists also sets the language
+         * feature (id 1), after its settings: without settings to the
+         * tag's low 16 bits, with settings only to a tag no larger than
+         * the largest.  Measured: small.ttf's feature 1 read by PushFeat
+         * with 'kht' listed gives 0x7400 (and gr_fref_feature_value:
+         * 'abcd' 0x6364, 'ENG' 0x4700); not listed, or the feature with
+         * settings 0, 1 or 0, 32767, it keeps its value (F-43). */
+        for (uint32_t i = 0; i < face->num_features; i++) {
+            const grv_feature *f = &face->features[i];
+            if (f->id != GRV_LANG_FEATURE_ID)
+                continue;
+            if (f->num_settings == 0)
+                values[i] = (uint16_t)lang;
+            else if (lang <= f->max_value)
+                values[i] = (int32_t)lang;
+        }
+    }
+}
+
 void grv_feat_free(fv_gr_face *face)
 {
     for (uint32_t i = 0; i < face->num_features; i++) {
