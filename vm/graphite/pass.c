@@ -143,11 +143,17 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
             return 1;
         }
     }
+    /* Back over the pre-context: GRV_NIL (-1) and a link outside the pool
+     * share one unsigned test, the end of the segment being the rare case
+     * of the two (charis udhr_eng.txt: 5.6 steps a run). */
     int32_t prev = slots[slot].prev;
-    while (ctxt != max_pre && prev != GRV_NIL) {
-        if (FV_NEVER((uint32_t)prev >= pool_len)) {
-            slot = prev;
-            goto bad_link;
+    while (ctxt != max_pre) {
+        if ((uint32_t)prev >= pool_len) {
+            if (FV_NEVER(prev != GRV_NIL)) {
+                slot = prev;
+                goto bad_link;
+            }
+            break;
         }
         slot = prev;
         prev = slots[slot].prev;
@@ -170,7 +176,8 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
     const uint16_t *const state_rules = p->state_rules;
     int32_t *const map = grv_map_begin(m);
     uint32_t state = p->start_states[max_pre - ctxt];
-    int n = 0; /* map entries: at most GRV_MAX_SLOTS - 1 slots are matched */
+    size_t n = 0; /* map entries: at most GRV_MAX_SLOTS - 1 slots are matched; size_t
+                   * keeps it in one register (an int was kept in three) */
     for (;;) {
         const grv_slot *s = &slots[slot];
         map[n++] = slot;
@@ -179,7 +186,7 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
         if (col == 0xffffu)
             break;
         if (n == GRV_MAX_SLOTS) {
-            m->size = n;
+            m->size = (int)n;
             return 0; /* the rule would span too many slots: no match */
         }
         if (state >= num_transitional)
@@ -206,7 +213,7 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
         slot = s->next;
         if ((uint32_t)slot >= pool_len) {
             if (FV_NEVER(slot != GRV_NIL)) {
-                m->size = n;
+                m->size = (int)n;
                 goto bad_link;
             }
             map[n++] = slot;
@@ -217,7 +224,7 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
             break;
         }
     }
-    m->size = n;
+    m->size = (int)n;
     return 1;
 bad_link:
     fsm->bad_link = slot;
