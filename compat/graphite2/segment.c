@@ -453,6 +453,12 @@ static const grv_slot *engine_slot(const gr_slot *p)
     return grv_sl(&p->seg->seg, p->pool);
 }
 
+/* The slot's extra fields, NULL where engine_slot is. */
+static const grv_slot_extra *engine_extra(const gr_slot *p)
+{
+    return engine_slot(p) ? &p->seg->seg.extras[p->pool] : NULL;
+}
+
 /* graphite2's rule: the slot's advance scaled, or with a hinted font the
  * font's advance for the glyph plus what the rules added to it. */
 float GR2_NAME(slot_advance_X)(const gr_slot *p, const gr_face *face, const gr_font *font)
@@ -482,12 +488,12 @@ float GR2_NAME(slot_advance_Y)(const gr_slot *p, const gr_face *face, const gr_f
 
 int GR2_NAME(slot_before)(const gr_slot *p)
 {
-    return p && engine_slot(p) ? engine_slot(p)->before : 0;
+    return p && engine_extra(p) ? engine_extra(p)->before : 0;
 }
 
 int GR2_NAME(slot_after)(const gr_slot *p)
 {
-    return p && engine_slot(p) ? engine_slot(p)->after : 0;
+    return p && engine_extra(p) ? engine_extra(p)->after : 0;
 }
 
 unsigned int GR2_NAME(slot_index)(const gr_slot *p)

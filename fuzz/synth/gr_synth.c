@@ -97,7 +97,8 @@ int fvsynth_gr_segment(fvsynth_gr *f, const uint8_t *gids, int n, int rtl)
         if (s == GRV_NIL)
             return -1;
         grv_slot *sl = &seg->slots[s];
-        sl->original = sl->before = sl->after = i;
+        sl->original = i;
+        grv_extra(seg, s)->before = grv_extra(seg, s)->after = i;
         grv_set_glyph(seg, s, gids[i] % FVSYNTH_GR_GLYPHS);
         sl = &seg->slots[s];
         sl->prev = seg->last;

@@ -91,7 +91,8 @@ static inline void gr_fixture_seg(gr_fixture *f, const uint16_t *gids, int n)
     for (int i = 0; i < n; i++) {
         int32_t s = grv_new_slot(seg);
         assert_true(s >= 0);
-        seg->slots[s].original = seg->slots[s].before = seg->slots[s].after = i;
+        seg->slots[s].original = i;
+        seg->extras[s].before = seg->extras[s].after = i;
         grv_set_glyph(seg, s, gids[i]);
         seg->slots[s].prev = seg->last;
         if (seg->last != GRV_NIL)

@@ -247,7 +247,7 @@ static void test_attach(void **state)
     assert_int_equal(f.seg.slots[s1].parent, s0);
     assert_int_equal(f.seg.slots[s0].child, s1);
     /* ltr, parent before: attach.at = parent's advance */
-    assert_true(f.seg.slots[s1].attx == 200.0f);
+    assert_true(f.seg.extras[s1].attx == 200.0f);
     gr_fixture_free(&f);
 
     /* IAttrSetSlot adds the map position only for attTo, as AttrSetSlot

@@ -336,7 +336,8 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
             goto done;
         }
         grv_slot *sl = grv_link(&seg, s);
-        sl->original = sl->before = sl->after = (int32_t)i;
+        sl->original = (int32_t)i;
+        grv_extra(&seg, s)->before = grv_extra(&seg, s)->after = (int32_t)i;
         grv_set_glyph(&seg, s, gid);
         sl->prev = seg.last;
         if (seg.last != GRV_NIL)
@@ -454,12 +455,13 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
             o->break_weight = (sl->original >= 0 && (uint32_t)sl->original < seg.num_chars)
                                   ? seg.chars[sl->original].break_weight
                                   : 0;
-            o->before = sl->before;
-            o->after = sl->after;
-            o->attach_x = sl->attx;
-            o->attach_y = sl->atty;
-            o->with_x = sl->withx;
-            o->with_y = sl->withy;
+            const grv_slot_extra *e = grv_extra(&seg, s);
+            o->before = e->before;
+            o->after = e->after;
+            o->attach_x = e->attx;
+            o->attach_y = e->atty;
+            o->with_x = e->withx;
+            o->with_y = e->withy;
             o->advance_x = sl->advx;
             o->advance_y = sl->advy;
             o->original = sl->original;

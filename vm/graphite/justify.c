@@ -200,7 +200,7 @@ float grv_justify(grv_seg *seg, float width)
         int count = 0;
         guard = seg->pool_len + 1;
         for (int32_t s = pslot; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
-            int32_t b = grv_link(seg, s)->before;
+            int32_t b = grv_extra(seg, s)->before;
             if (b >= 0 && (uint32_t)b < seg->num_chars && is_whitespace(seg->chars[b].unicode)) {
                 grv_set_justify(seg, s, 0, 3, 1);
                 grv_set_justify(seg, s, 0, 2, 1);
@@ -227,7 +227,7 @@ float grv_justify(grv_seg *seg, float width)
             curr = w;
         for (unsigned j = 0; j < levels; j++)
             tweight[j] += grv_get_justify(seg, s, j, 3);
-        grv_link(seg, s)->just = 0;
+        grv_extra(seg, s)->just = 0;
     }
     for (int i = width < 0 ? -1 : (int)levels - 1; i >= 0; i--) {
         int64_t tw = tweight[i];
@@ -244,7 +244,7 @@ float grv_justify(grv_seg *seg, float width)
             for (int32_t s = pfirst; s != GRV_NIL && s != end && guard--; s = next_sib(seg, s)) {
                 /* checked once per round below: a round is one walk */
                 (void)fv_budget_spend(&seg->budget, GRV_JUSTIFY_STEPS_PER_SLOT);
-                grv_slot *sl = grv_link(seg, s);
+                grv_slot_extra *sl = grv_extra(seg, s);
                 int32_t w = grv_get_justify(seg, s, (unsigned)i, 3);
                 float pref = diffpw * (float)w + error;
                 int32_t step = grv_get_justify(seg, s, (unsigned)i, 2);

@@ -44,6 +44,7 @@ static int temp_copy(grv_seg *seg, grv_slotmap *map, int mapi, int32_t is)
     if (ns == GRV_NIL)
         return 0;
     *grv_link(seg, ns) = *grv_link(seg, is);
+    *grv_extra(seg, ns) = *grv_extra(seg, is);
     grv_link(seg, ns)->flags |= GRV_SF_COPIED;
     memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, is),
            grv_words_per_slot(seg) * sizeof(int16_t));

@@ -190,6 +190,7 @@ static GRV_RUN_ATTR int32_t GRV_RUN_NAME(grv_machine *m, const grv_code *code, i
                     d->sibling = GRV_NIL;
                     d->prev = keep.prev;
                     d->next = keep.next;
+                    *grv_extra(seg, is) = *grv_extra(seg, ref);
                     /* user attributes and justification values too */
                     memcpy(grv_slot_words(seg, is), grv_slot_words(seg, ref),
                            grv_words_per_slot(seg) * sizeof(int16_t));
@@ -217,7 +218,7 @@ static GRV_RUN_ATTR int32_t GRV_RUN_NAME(grv_machine *m, const grv_code *code, i
                 if (seg->last != GRV_NIL) {
                     grv_link(seg, seg->last)->next = ns;
                     n->prev = seg->last;
-                    n->before = grv_link(seg, seg->last)->before;
+                    grv_extra(seg, ns)->before = grv_extra(seg, seg->last)->before;
                     seg->last = ns;
                 } else {
                     /* COMPAT(graphite2): into an empty stream the new slot
@@ -225,26 +226,26 @@ static GRV_RUN_ATTR int32_t GRV_RUN_NAME(grv_machine *m, const grv_code *code, i
                      * F-22d, measured: after "CopyNext; Delete; Delete;
                      * Insert", before and after -1 each change the result) */
                     seg->first = seg->last = ns;
-                    n->before = n->after = 0;
+                    grv_extra(seg, ns)->before = grv_extra(seg, ns)->after = 0;
                 }
             } else if (grv_link(seg, iss)->prev != GRV_NIL) {
                 int32_t pv = grv_link(seg, iss)->prev;
                 grv_link(seg, pv)->next = ns;
                 n->prev = pv;
-                n->before = grv_link(seg, pv)->after;
+                grv_extra(seg, ns)->before = grv_extra(seg, pv)->after;
             } else {
                 n->prev = GRV_NIL;
-                n->before = grv_link(seg, iss)->before;
+                grv_extra(seg, ns)->before = grv_extra(seg, iss)->before;
                 seg->first = ns;
             }
             n->next = iss;
             if (iss != GRV_NIL) {
                 grv_link(seg, iss)->prev = ns;
                 n->original = grv_link(seg, iss)->original;
-                n->after = grv_link(seg, iss)->before;
+                grv_extra(seg, ns)->after = grv_extra(seg, iss)->before;
             } else if (n->prev != GRV_NIL) {
                 n->original = grv_link(seg, n->prev)->original;
-                n->after = grv_link(seg, n->prev)->after;
+                grv_extra(seg, ns)->after = grv_extra(seg, n->prev)->after;
             } else {
                 n->original = 0;
             }
@@ -288,15 +289,15 @@ static GRV_RUN_ATTR int32_t GRV_RUN_NAME(grv_machine *m, const grv_code *code, i
                 int32_t ts = slot_at(m, map, mi, (int8_t)offs[k]);
                 if (ts == GRV_NIL)
                     continue;
-                const grv_slot *t = grv_link(seg, ts);
+                const grv_slot_extra *t = grv_extra(seg, ts);
                 if (mn == -1 || t->before < mn)
                     mn = t->before;
                 if (t->after > mx)
                     mx = t->after;
             }
             if (mn > -1 && is != GRV_NIL) {
-                grv_link(seg, is)->before = mn;
-                grv_link(seg, is)->after = mx;
+                grv_extra(seg, is)->before = mn;
+                grv_extra(seg, is)->after = mx;
                 touch(seg, is);
             }
             CHECKED;

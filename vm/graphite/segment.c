@@ -14,37 +14,51 @@ static void init_slot(grv_slot *s)
 {
     memset(s, 0, sizeof *s);
     s->prev = s->next = s->parent = s->child = s->sibling = GRV_NIL;
-    s->before = s->after = -1;
     s->last_pass = s->last_rule = -1;
 }
 
+static void init_extra(grv_slot_extra *e)
+{
+    memset(e, 0, sizeof *e);
+    e->before = e->after = -1;
+}
+
 /* Grows the slot pool to at least `cap` slots: one allocation holds the
- * slots and, after them, their words plus one spare row (grv_slot_words),
- * none of it cleared: grv_new_slot initialises each slot it hands out and
- * clears its words (a new slot's user attributes are 0 and its
- * justification values not loaded; grv_free_slot clears them again).
- * seg->words points into the block; freeing seg->slots frees both. */
+ * slots and, after them, their extras and their words, each with one spare
+ * row (grv_extra, grv_slot_words), none of it cleared: grv_new_slot
+ * initialises each slot and its extras as it hands them out and clears its
+ * words (a new slot's user attributes are 0 and its justification values
+ * not loaded; grv_free_slot clears them again).  seg->extras and
+ * seg->words point into the block; freeing seg->slots frees all three. */
 int grv_reserve_slots(grv_seg *seg, uint32_t cap)
 {
     if (cap <= seg->pool_cap)
         return 1;
     size_t nw = grv_words_per_slot(seg);
     if ((uint64_t)cap * sizeof(grv_slot) > SIZE_MAX / 4 ||
+        ((uint64_t)cap + 1) * sizeof(grv_slot_extra) > SIZE_MAX / 4 ||
         ((uint64_t)cap + 1) * nw * sizeof(int16_t) > SIZE_MAX / 4)
         return 0;
-    /* grv_slot's size is a multiple of 4, and words are 2-byte aligned */
-    _Static_assert(sizeof(grv_slot) % sizeof(int16_t) == 0, "words follow the slots");
+    /* the slots' and extras' sizes are multiples of 4 (the extras' and
+     * words' alignment), so each part starts aligned after the one before */
+    _Static_assert(sizeof(grv_slot) % _Alignof(grv_slot_extra) == 0, "extras follow the slots");
+    _Static_assert(sizeof(grv_slot_extra) % sizeof(int16_t) == 0, "words follow the extras");
     size_t slot_bytes = (size_t)cap * sizeof(grv_slot);
-    grv_slot *ns = fv_mem_alloc(seg->mem, slot_bytes + ((size_t)cap + 1) * nw * sizeof(int16_t));
+    size_t extra_bytes = ((size_t)cap + 1) * sizeof(grv_slot_extra);
+    grv_slot *ns = fv_mem_alloc(seg->mem, slot_bytes + extra_bytes +
+                                              ((size_t)cap + 1) * nw * sizeof(int16_t));
     if (!ns)
         return 0;
-    int16_t *nwords = (int16_t *)(void *)((unsigned char *)ns + slot_bytes);
+    grv_slot_extra *nextras = (grv_slot_extra *)(void *)((unsigned char *)ns + slot_bytes);
+    int16_t *nwords = (int16_t *)(void *)((unsigned char *)nextras + extra_bytes);
     if (seg->pool_len) {
         memcpy(ns, seg->slots, (size_t)seg->pool_len * sizeof(grv_slot));
+        memcpy(nextras, seg->extras, (size_t)seg->pool_len * sizeof(grv_slot_extra));
         memcpy(nwords, seg->words, (size_t)seg->pool_len * nw * sizeof(int16_t));
     }
     fv_mem_free(seg->mem, seg->slots);
     seg->slots = ns;
+    seg->extras = nextras;
     seg->words = nwords;
     seg->pool_cap = cap;
     return 1;
@@ -54,6 +68,7 @@ void grv_free_pool(grv_seg *seg)
 {
     fv_mem_free(seg->mem, seg->slots);
     seg->slots = NULL;
+    seg->extras = NULL;
     seg->words = NULL;
     seg->pool_len = seg->pool_cap = 0;
 }
@@ -67,6 +82,14 @@ grv_slot *grv_link_fault(grv_seg *seg, int32_t i)
     }
     init_slot(&seg->spare);
     return &seg->spare;
+}
+
+grv_slot_extra *grv_extra_fault(grv_seg *seg, int32_t i)
+{
+    grv_link_fault(seg, i);
+    grv_slot_extra *spare = &seg->extras[seg->pool_cap];
+    init_extra(spare);
+    return spare;
 }
 
 int16_t *grv_words_fault(grv_seg *seg, int32_t i)
@@ -97,6 +120,7 @@ int32_t grv_new_slot(grv_seg *seg)
         int32_t nx = grv_link(seg, i)->next;
         seg->free_list = (nx >= 0 && (uint32_t)nx < seg->pool_len) ? nx + 1 : 0;
         init_slot(grv_link(seg, i));
+        init_extra(grv_extra(seg, i));
         return i;
     }
     FV_TESTCASE(seg->pool_len == seg->pool_cap); /* the pool grows */
@@ -120,6 +144,7 @@ int32_t grv_new_slot(grv_seg *seg)
     /* a new index, not a link: the pool has room for it (above) */
     int32_t i = (int32_t)seg->pool_len++;
     init_slot(&seg->slots[i]);
+    init_extra(&seg->extras[i]);
     memset(seg->words + (size_t)i * grv_words_per_slot(seg), 0,
            grv_words_per_slot(seg) * sizeof(int16_t));
     return i;
@@ -150,6 +175,7 @@ void grv_free_slot(grv_seg *seg, int32_t si)
         }
     }
     init_slot(s);
+    init_extra(grv_extra(seg, si));
     memset(grv_slot_words(seg, si), 0, grv_words_per_slot(seg) * sizeof(int16_t));
     s->next = seg->free_list - 1;
     seg->free_list = si + 1;
@@ -208,10 +234,10 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     case GRV_SLAT_ADVX: return fv_f32_to_i32(s->advx);
     case GRV_SLAT_ADVY: return fv_f32_to_i32(s->advy);
     case GRV_SLAT_ATTTO: return s->parent != GRV_NIL ? 1 : 0;
-    case GRV_SLAT_ATTX: return fv_f32_to_i32(s->attx);
-    case GRV_SLAT_ATTY: return fv_f32_to_i32(s->atty);
-    case GRV_SLAT_ATTWITHX: return fv_f32_to_i32(s->withx);
-    case GRV_SLAT_ATTWITHY: return fv_f32_to_i32(s->withy);
+    case GRV_SLAT_ATTX: return fv_f32_to_i32(grv_extra(seg, si)->attx);
+    case GRV_SLAT_ATTY: return fv_f32_to_i32(grv_extra(seg, si)->atty);
+    case GRV_SLAT_ATTWITHX: return fv_f32_to_i32(grv_extra(seg, si)->withx);
+    case GRV_SLAT_ATTWITHY: return fv_f32_to_i32(grv_extra(seg, si)->withy);
     case GRV_SLAT_ATTLEVEL: return s->attlevel;
     case GRV_SLAT_BREAK: c = charinfo(seg, s->original); return c ? c->break_weight : 0;
     case GRV_SLAT_DIR: return seg->dir & 1;
@@ -222,7 +248,7 @@ int32_t grv_get_attr(grv_seg *seg, int32_t si, uint32_t attr, uint32_t sub)
     case GRV_SLAT_SHIFTY: return fv_f32_to_i32(s->shifty);
     case GRV_SLAT_MEASURESOL: return -1;
     case GRV_SLAT_MEASUREEOL: return -1;
-    case GRV_SLAT_JWIDTH: return fv_f32_to_i32(s->just);
+    case GRV_SLAT_JWIDTH: return fv_f32_to_i32(grv_extra(seg, si)->just);
     case GRV_SLAT_USERDEFNV1: sub = 0; /* fall through */
     case GRV_SLAT_USERDEFN: return grv_user_attr(seg, si, sub);
     case GRV_SLAT_SEGSPLIT: c = charinfo(seg, s->original); return c ? (c->flags & 3) : 0;
@@ -327,19 +353,19 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
              * position -1) it reads 255 and even a later slot takes the
              * attach-point branch (gr_diff F-22a, measured). */
             if ((seg->face->silf.direction & 1) ^ ((int)idx > (int)(uint8_t)sub)) {
-                s->withx = s->advx;
-                s->withy = 0;
+                grv_extra(seg, si)->withx = s->advx;
+                grv_extra(seg, si)->withy = 0;
             } else {
-                s->attx = grv_link(seg, other)->advx;
-                s->atty = 0;
+                grv_extra(seg, si)->attx = grv_link(seg, other)->advx;
+                grv_extra(seg, si)->atty = 0;
             }
         }
         break;
     }
-    case GRV_SLAT_ATTX: s->attx = value; break;
-    case GRV_SLAT_ATTY: s->atty = value; break;
-    case GRV_SLAT_ATTWITHX: s->withx = value; break;
-    case GRV_SLAT_ATTWITHY: s->withy = value; break;
+    case GRV_SLAT_ATTX: grv_extra(seg, si)->attx = value; break;
+    case GRV_SLAT_ATTY: grv_extra(seg, si)->atty = value; break;
+    case GRV_SLAT_ATTWITHX: grv_extra(seg, si)->withx = value; break;
+    case GRV_SLAT_ATTWITHY: grv_extra(seg, si)->withy = value; break;
     case GRV_SLAT_ATTLEVEL: s->attlevel = (uint8_t)value; break;
     case GRV_SLAT_BREAK:
         c = charinfo(seg, s->original);
@@ -354,7 +380,7 @@ void grv_set_attr(grv_seg *seg, grv_slotmap *map, int32_t si, uint32_t attr, int
         break;
     case GRV_SLAT_SHIFTX: s->shiftx = value; break;
     case GRV_SLAT_SHIFTY: s->shifty = value; break;
-    case GRV_SLAT_JWIDTH: s->just = value; break;
+    case GRV_SLAT_JWIDTH: grv_extra(seg, si)->just = value; break;
     case GRV_SLAT_SEGSPLIT:
         c = charinfo(seg, s->original);
         if (c)
@@ -415,8 +441,9 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
     (void)fv_budget_spend(&seg->budget, GRV_STEPS_PER_SLOT_POSITIONED); /* checked by the caller */
     if (depth > GRV_MAX_DEPTH || (attr_level && s->attlevel > attr_level))
         return;
-    float shiftx = s->shiftx * (float)(rtl * -2 + 1) + s->just, shifty = s->shifty;
-    float tadv = s->advx + s->just;
+    const grv_slot_extra *e = grv_extra(seg, si);
+    float shiftx = s->shiftx * (float)(rtl * -2 + 1) + e->just, shifty = s->shifty;
+    float tadv = s->advx + e->just;
     float rx, ry;
     if (final && seg->coll) {
         /* collision moves of finished passes; a kerned glyph's move is in
@@ -438,7 +465,7 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
         shifty *= scale;
         uint32_t mg = s->realgid ? s->realgid : s->gid;
         if (font->advance && mg < face->num_glyphs)
-            tadv = (s->advx - (float)face->glyphs[mg].advance + s->just) * scale +
+            tadv = (s->advx - (float)face->glyphs[mg].advance + e->just) * scale +
                    font->advance(font->user, (uint16_t)mg);
         else
             tadv *= scale;
@@ -450,8 +477,8 @@ static void finalise(grv_seg *seg, int32_t si, float basex, float basey, grv_rec
         ry = basey + s->advy * scale;
         *cluster_min = s->posx;
     } else {
-        s->posx += (s->attx - s->withx) * scale;
-        s->posy += (s->atty - s->withy) * scale;
+        s->posx += (e->attx - e->withx) * scale;
+        s->posy += (e->atty - e->withy) * scale;
         float tadvx = s->advx >= 0.5f ? s->posx + tadv - shiftx : 0.f;
         rx = tadvx;
         ry = 0;
@@ -715,10 +742,11 @@ void grv_associate_chars(grv_seg *seg)
     uint32_t guard = seg->pool_len + 1;
     for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
         grv_slot *sl = grv_link(seg, s);
+        const grv_slot_extra *e = grv_extra(seg, s);
         sl->index = i;
-        int32_t j = sl->before;
+        int32_t j = e->before;
         if (j >= 0) {
-            for (; j <= sl->after && j < nc; j++) {
+            for (; j <= e->after && j < nc; j++) {
                 grv_char *c = &seg->chars[j];
                 if (c->before == -1 || i < c->before)
                     c->before = i;
@@ -730,14 +758,15 @@ void grv_associate_chars(grv_seg *seg)
     }
     guard = seg->pool_len + 1;
     for (int32_t s = seg->first; s != GRV_NIL && guard--; s = grv_link(seg, s)->next) {
-        grv_slot *sl = grv_link(seg, s);
+        const grv_slot *sl = grv_link(seg, s);
+        grv_slot_extra *e = grv_extra(seg, s);
         int32_t a;
-        for (a = sl->after + 1; a < nc && a >= 0 && seg->chars[a].after < 0; a++)
+        for (a = e->after + 1; a < nc && a >= 0 && seg->chars[a].after < 0; a++)
             seg->chars[a].after = sl->index;
-        sl->after = a - 1;
-        for (a = sl->before - 1; a >= 0 && a < nc && seg->chars[a].before < 0; a--)
+        e->after = a - 1;
+        for (a = e->before - 1; a >= 0 && a < nc && seg->chars[a].before < 0; a--)
             seg->chars[a].before = sl->index;
-        sl->before = a + 1;
+        e->before = a + 1;
     }
 }
 

@@ -103,16 +103,32 @@ enum {
 #define GRV_SF_NOINSERT 4u   /* insert-before forbidden (gr_slatInsert == 0) */
 #define GRV_SF_INSERTED 8u   /* created by INSERT */
 
+/* A slot is 64 bytes, the fields the FSM walks (gid, prev, next) in its
+ * first 12: run_fsm and the rule loop chase prev/next links, and an index
+ * becomes an address with one shift at this size where 92 bytes took a
+ * multiply (and 96 a scaled lea and a shift) on each step of the chain
+ * (charis_r_gr udhr_eng.txt, shape --bench: 0.88 -> 0.95 of graphite2's
+ * speed with the slot padded to 128 bytes; 96 bytes changed nothing).  The
+ * fields no pass walks are in grv_slot_extra, beside the pool. */
 typedef struct grv_slot {
     uint16_t gid, realgid;
-    int32_t original, before, after;
-    int32_t prev, next, parent, child, sibling;
-    float advx, advy, posx, posy, shiftx, shifty, attx, atty, withx, withy, just;
+    int32_t prev, next;
+    int32_t original, parent, child, sibling;
+    float advx, advy, posx, posy, shiftx, shifty;
     uint8_t flags, attlevel, bidilevel;
     int32_t index;               /* position after associate_chars */
     int16_t last_pass, last_rule;/* provenance: which pass/rule last changed it */
     /* user attributes and justification values: seg->words */
 } grv_slot;
+_Static_assert(sizeof(grv_slot) == 64, "a slot index becomes an address with a shift");
+
+/* The rest of a slot (seg->extras, by pool index): its attachment offsets,
+ * justified width and character range.  Copied, cleared and grown with the
+ * slot by every function that does so to the slot. */
+typedef struct grv_slot_extra {
+    float attx, atty, withx, withy, just;
+    int32_t before, after;
+} grv_slot_extra;
 
 typedef struct grv_char {
     uint32_t unicode;
@@ -169,6 +185,7 @@ typedef struct grv_seg {
      * Kept out of grv_slot so that the slot stays small: the FSM and the
      * machine index slots all the time. */
     int16_t *words;        /* pool_cap * grv_words_per_slot */
+    grv_slot_extra *extras;/* pool_cap + 1 (a spare row), in the pool's block */
     uint32_t pool_len, pool_cap;
     /* 1 + the first freed slot (linked through `next`), 0 if none: freed
      * slots are reused first, as graphite2's free list (zero means empty so
@@ -256,7 +273,7 @@ static inline int32_t *grv_map_begin(grv_slotmap *m) { return &m->buf[1]; }
 /* Segment helpers (segment.c). */
 int32_t grv_new_slot(grv_seg *seg);
 int grv_reserve_slots(grv_seg *seg, uint32_t cap);
-/* Frees the pool (slots and words are one block) and empties it. */
+/* Frees the pool (slots, extras and words are one block) and empties it. */
 void grv_free_pool(grv_seg *seg);
 void grv_free_slot(grv_seg *seg, int32_t s);
 static inline grv_slot *grv_sl(grv_seg *seg, int32_t i)
@@ -280,6 +297,15 @@ static inline grv_slot *grv_link(grv_seg *seg, int32_t i)
 /* FV_OK, or gr_slot_link with the first bad index and the pass that was
  * running (seg->cur_pass) when grv_link found it. */
 fv_status grv_link_status(const grv_seg *seg, fv_error *err);
+/* The extra fields of slot `i`; a link outside the pool gives the spare
+ * row after the pool's and records the fault (grv_link). */
+FV_COLD grv_slot_extra *grv_extra_fault(grv_seg *seg, int32_t i);
+static inline grv_slot_extra *grv_extra(grv_seg *seg, int32_t i)
+{
+    if (FV_NEVER((uint32_t)i >= seg->pool_len))
+        return grv_extra_fault(seg, i);
+    return &seg->extras[i];
+}
 /* A slot's justification block: a "loaded" word, then 5 values for each
  * level a rule may address: level 0 always (grv_get_justify), and the
  * font's levels up to GRV_MAX_JLEVELS.  Sized by the font, not by the
