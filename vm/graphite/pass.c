@@ -18,6 +18,12 @@ typedef struct grv_fsm {
     uint16_t buf[2][128];
     int32_t bad_link;   /* run_fsm's -1: the link that left the pool */
     uint32_t merged;    /* rule-list entries accumulate merged (work budget) */
+    /* The last walk back over a pre-context: from walk_start to walk_first,
+     * walk_ctxt slots back.  Valid while the stream's links are as they
+     * were (walk_start GRV_NIL otherwise: a rule fired, or a pass began):
+     * the next slot's walk is then this one moved on by one, no walk. */
+    int32_t walk_start, walk_first;
+    int walk_ctxt;
 } grv_fsm;
 
 static void trace_stream(grv_seg *seg, fv_gr_trace_kind kind, int pass)
@@ -143,22 +149,46 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
             return 1;
         }
     }
-    /* Back over the pre-context: GRV_NIL (-1) and a link outside the pool
-     * share one unsigned test, the end of the segment being the rare case
-     * of the two (charis udhr_eng.txt: 5.6 steps a run). */
     int32_t prev = slots[slot].prev;
-    while (ctxt != max_pre) {
-        if ((uint32_t)prev >= pool_len) {
-            if (FV_NEVER(prev != GRV_NIL)) {
-                slot = prev;
+    const int32_t start = slot;
+    if (prev == fsm->walk_start && prev != GRV_NIL && (uint32_t)fsm->walk_first < pool_len) {
+        /* The slot after the last walk's start, the stream unchanged: its
+         * pre-context is that walk's moved on by one slot, found without
+         * the walk's chain of dependent loads (charis_r_gr and
+         * Scheherazade have passes of pre-context 7 and 10, walked for
+         * every slot). */
+        if (fsm->walk_ctxt != max_pre) {
+            /* that walk reached the segment's start: one slot longer */
+            slot = fsm->walk_first;
+            ctxt = fsm->walk_ctxt + 1;
+            prev = GRV_NIL;
+        } else {
+            prev = fsm->walk_first;
+            slot = slots[prev].next;
+            ctxt = max_pre;
+            if (FV_NEVER((uint32_t)slot >= pool_len))
                 goto bad_link;
-            }
-            break;
         }
-        slot = prev;
-        prev = slots[slot].prev;
-        ctxt++;
+    } else {
+        /* Back over the pre-context: GRV_NIL (-1) and a link outside the
+         * pool share one unsigned test, the end of the segment being the
+         * rare case of the two (charis udhr_eng.txt: 5.6 steps a run). */
+        while (ctxt != max_pre) {
+            if ((uint32_t)prev >= pool_len) {
+                if (FV_NEVER(prev != GRV_NIL)) {
+                    slot = prev;
+                    goto bad_link;
+                }
+                break;
+            }
+            slot = prev;
+            prev = slots[slot].prev;
+            ctxt++;
+        }
     }
+    fsm->walk_start = start;
+    fsm->walk_first = slot;
+    fsm->walk_ctxt = ctxt;
     m->size = 0;
     m->context = ctxt;
     m->buf[0] = prev;
@@ -344,6 +374,9 @@ static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_m
                 return;
             if (!ok)
                 continue;
+            /* the action may change the stream's links (constraints
+             * cannot: the loader refuses action opcodes in them) */
+            fsm->walk_start = GRV_NIL;
             seg->cur_rule = (int)ri;
             if (seg->trace) {
                 fv_gr_trace_event ev;
@@ -447,6 +480,7 @@ static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_f
 {
     const grv_pass *p = &seg->face->silf.passes[pi];
     int32_t s = seg->first;
+    fsm->walk_start = GRV_NIL; /* another pass: another pre-context length */
     seg->cur_pass = (int)pi;
     seg->cur_rule = -1;
     /* COMPAT(graphite2): the stream is reversed only once the pass
@@ -564,6 +598,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
     fsm->map.buf[0] = GRV_NIL;
     fsm->num_rules = 0;
     fsm->rules = NULL;
+    fsm->walk_start = GRV_NIL;
     /* graphite2 creates the collision state once, after the characters
      * are associated and before the first positioning pass */
     if (!dobidi && first == silf->i_pos && (silf->flags & 0x20) && !seg->coll) {
