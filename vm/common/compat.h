@@ -36,4 +36,13 @@
 
 #define FV_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The compiler forgets what it knew of the variable x's value (its range):
+ * gcc expands a memset whose size it knows to be at least a few words into
+ * `rep stosq` in place, slow to start for the few bytes a call clears. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FV_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define FV_OPAQUE(x) ((void)0)
+#endif
+
 #endif

@@ -46,8 +46,7 @@ static int temp_copy(grv_seg *seg, grv_slotmap *map, int mapi, int32_t is)
     *grv_link(seg, ns) = *grv_link(seg, is);
     *grv_extra(seg, ns) = *grv_extra(seg, is);
     grv_link(seg, ns)->flags |= GRV_SF_COPIED;
-    memcpy(grv_slot_words(seg, ns), grv_slot_words(seg, is),
-           grv_words_per_slot(seg) * sizeof(int16_t));
+    grv_copy_words(seg, ns, is);
     if (mapi >= -1 && mapi < GRV_MAX_SLOTS + 2)
         grv_map_begin(map)[mapi] = ns;
     return 1;

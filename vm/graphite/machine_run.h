@@ -192,8 +192,7 @@ static GRV_RUN_ATTR int32_t GRV_RUN_NAME(grv_machine *m, const grv_code *code, i
                     d->next = keep.next;
                     *grv_extra(seg, is) = *grv_extra(seg, ref);
                     /* user attributes and justification values too */
-                    memcpy(grv_slot_words(seg, is), grv_slot_words(seg, ref),
-                           grv_words_per_slot(seg) * sizeof(int16_t));
+                    grv_copy_words(seg, is, ref);
                     if (d->parent != GRV_NIL)
                         grv_slot_child(seg, d->parent, is);
                 }

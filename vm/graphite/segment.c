@@ -23,6 +23,16 @@ static void init_extra(grv_slot_extra *e)
     e->before = e->after = -1;
 }
 
+/* Clears a slot's few words with the library's memset, quick at this
+ * size: gcc, knowing that a slot has at least 6 words, expanded it in
+ * place into `rep stosq`, whose start-up took 57% of grv_new_slot's time
+ * (perf, DBSILBR latin.txt). */
+static inline void clear_words(int16_t *w, size_t n)
+{
+    FV_OPAQUE(n);
+    memset(w, 0, n * sizeof *w);
+}
+
 /* Grows the slot pool to at least `cap` slots: one allocation holds the
  * slots and, after them, their extras and their words, each with one spare
  * row (grv_extra, grv_slot_words), none of it cleared: grv_new_slot
@@ -145,8 +155,7 @@ int32_t grv_new_slot(grv_seg *seg)
     int32_t i = (int32_t)seg->pool_len++;
     init_slot(&seg->slots[i]);
     init_extra(&seg->extras[i]);
-    memset(seg->words + (size_t)i * grv_words_per_slot(seg), 0,
-           grv_words_per_slot(seg) * sizeof(int16_t));
+    clear_words(seg->words + (size_t)i * grv_words_per_slot(seg), grv_words_per_slot(seg));
     return i;
 }
 
@@ -176,7 +185,7 @@ void grv_free_slot(grv_seg *seg, int32_t si)
     }
     init_slot(s);
     init_extra(grv_extra(seg, si));
-    memset(grv_slot_words(seg, si), 0, grv_words_per_slot(seg) * sizeof(int16_t));
+    clear_words(grv_slot_words(seg, si), grv_words_per_slot(seg));
     s->next = seg->free_list - 1;
     seg->free_list = si + 1;
 }

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/budget.h"
 #include "common/compat.h"
@@ -328,6 +329,16 @@ static inline int16_t *grv_slot_words(grv_seg *seg, int32_t i)
     if (FV_NEVER((uint32_t)i >= seg->pool_len))
         return grv_words_fault(seg, i);
     return seg->words + (size_t)i * grv_words_per_slot(seg);
+}
+/* Copies slot src's words to slot dst's (user attributes and
+ * justification values, for the copies rules make) with the library's
+ * memcpy: gcc expanded the copy in place into `rep movsq`, slow to start
+ * for these few bytes (see clear_words in segment.c). */
+static inline void grv_copy_words(grv_seg *seg, int32_t dst, int32_t src)
+{
+    size_t bytes = grv_words_per_slot(seg) * sizeof(int16_t);
+    FV_OPAQUE(bytes);
+    memcpy(grv_slot_words(seg, dst), grv_slot_words(seg, src), bytes);
 }
 /* User attribute `sub` of slot `i` (a valid slot), 0 past the font's
  * count: what grv_get_attr gives for gr_slatUserDefn. */
