@@ -151,7 +151,8 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
     }
     int32_t prev = slots[slot].prev;
     const int32_t start = slot;
-    if (prev == fsm->walk_start && prev != GRV_NIL && (uint32_t)fsm->walk_first < pool_len) {
+    if (max_pre != 0 && prev == fsm->walk_start && prev != GRV_NIL &&
+        (uint32_t)fsm->walk_first < pool_len) {
         /* The slot after the last walk's start, the stream unchanged: its
          * pre-context is that walk's moved on by one slot, found without
          * the walk's chain of dependent loads (charis_r_gr and
