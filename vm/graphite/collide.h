@@ -19,7 +19,7 @@
  * and 5 sequence regions: a range of ~80 glyphs fits; longer ranges fail
  * the segment rather than grow without bound. */
 #define GRV_COLL_MAX_ZONES 8192
-#define GRV_COLL_ZONES_START 64   /* intervals allocated per zone at first */
+#define GRV_COLL_ZONES_START 8   /* intervals allocated per zone at first */
 /* Horizontal slices of the kerning profile (line height / (margin/2.25)):
  * 65536 covers a 147,000-unit tall line at the minimum margin of 10. */
 #define GRV_COLL_MAX_SLICES 65536

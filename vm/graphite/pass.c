@@ -611,6 +611,7 @@ fv_status grv_run_passes(grv_seg *seg, unsigned first, unsigned last, int dobidi
     m->map = &fsm->map;
     m->status = GRV_FINISHED;
     fsm->map.max_size = (int64_t)seg->slot_count * GRV_SEG_GROWTH;
+    grv_bound_pool(seg, fsm->map.max_size);
     unsigned lbidi = silf->i_bidi;
     if (last == 0) {
         if (first == last && lbidi == 0xff)

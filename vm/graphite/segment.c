@@ -123,6 +123,52 @@ fv_status grv_link_status(const grv_seg *seg, fv_error *err)
     return FV_E_GR_SLOT_LINK;
 }
 
+/* Grows the full pool.  The growth holds the old pool and the new one at
+ * once, which is the segment's peak when it grows at all, so the first
+ * growth past the text's reservation (fv_gr_shape: an eighth more and 16)
+ * adds half: Awami Nastaliq, whose lines grow most in the corpus, needs at
+ * most 1.81 times its text (urdu.txt line 2: 131 slots for 95 characters;
+ * four-fold held 610 slots at once, half again 321).  Later growths are
+ * four-fold: a segment still growing tends to grow to its budget, and every
+ * step copies the pool and touches fresh pages (measured with `fontvm shape
+ * --bench` on graphite2's general.ttf, whose segments grow to the 64x
+ * limit: fontvm/graphite2 0.40 doubling, 1.3 four-fold, 2026-11-28).  No
+ * growth goes past what the running passes can use (grv_bound_pool: their
+ * insert budget), which general.ttf's segments reach (latin.txt: 1,090,000
+ * bytes at the last growth with four-fold steps up to the bound, 814,000
+ * going to the bound from 16 times below it).  If the memory cap
+ * refuses a growth, the least one (a slot more, or the bound) is tried
+ * before the segment fails. */
+static int grow_pool(grv_seg *seg)
+{
+    uint64_t cap = seg->pool_cap;
+    uint64_t want = seg->pool_growths == 0 ? cap + cap / 2 + 16 : cap * 4;
+    uint64_t least = cap + 1;
+    uint64_t bound = (uint64_t)seg->pool_at_passes +
+                     (seg->passes_inserts > 0 ? (uint64_t)seg->passes_inserts : 0) +
+                     GRV_MAX_SLOTS + 2;
+    if (seg->passes_inserts > 0 && bound > cap) {
+        least = bound < cap + 16 ? bound : cap + 16;
+        /* within 16 times: after one more four-fold growth the next would
+         * reach the bound, so go there at once (holding the bound and at
+         * most a quarter of it, not the bound and up to all of it) */
+        if (want > bound || bound <= cap * 16)
+            want = bound;
+    }
+    /* slot indexes are int32 */
+    if (want > INT32_MAX)
+        want = INT32_MAX;
+    if (least > want)
+        least = want;
+    if (cap >= INT32_MAX)
+        return 0;
+    if (!grv_reserve_slots(seg, (uint32_t)want) &&
+        (least == want || !grv_reserve_slots(seg, (uint32_t)least)))
+        return 0;
+    seg->pool_growths++;
+    return 1;
+}
+
 int32_t grv_new_slot(grv_seg *seg)
 {
     if (seg->free_list > 0 && (uint32_t)(seg->free_list - 1) < seg->pool_len) {
@@ -134,23 +180,8 @@ int32_t grv_new_slot(grv_seg *seg)
         return i;
     }
     FV_TESTCASE(seg->pool_len == seg->pool_cap); /* the pool grows */
-    if (seg->pool_len == seg->pool_cap) {
-        /* Grow four-fold: a segment that grows at all (inserts, copies) tends
-         * to grow to its budget, and every step copies the pool and touches
-         * fresh pages.  Measured with `fontvm shape --bench` on graphite2's
-         * general.ttf, whose segments grow to the 64x limit: fontvm/graphite2
-         * 0.40 with doubling, 1.3 with this (from the text's size, 2026-11-28:
-         * 0.67-0.73 doubling, 1.17-1.26 four-fold; capping the step at 64
-         * slots a character held more memory, as those segments outgrow it).
-         * If the memory cap refuses the four-fold pool, doubling is tried
-         * before the segment fails. */
-        uint32_t cap = seg->pool_cap;
-        if (cap > UINT32_MAX / 2)
-            return GRV_NIL;
-        if (!(cap <= UINT32_MAX / 4 && grv_reserve_slots(seg, cap ? cap * 4 : 16)) &&
-            !grv_reserve_slots(seg, cap ? cap * 2 : 16))
-            return GRV_NIL;
-    }
+    if (seg->pool_len == seg->pool_cap && !grow_pool(seg))
+        return GRV_NIL;
     /* a new index, not a link: the pool has room for it (above) */
     int32_t i = (int32_t)seg->pool_len++;
     init_slot(&seg->slots[i]);

@@ -188,6 +188,12 @@ typedef struct grv_seg {
     int16_t *words;        /* pool_cap * grv_words_per_slot */
     grv_slot_extra *extras;/* pool_cap + 1 (a spare row), in the pool's block */
     uint32_t pool_len, pool_cap;
+    /* Growth of the pool (grv_new_slot): how often it grew, and what the
+     * passes now running started with (grv_bound_pool; 0 and 0: unknown),
+     * from which it knows the most slots they can need. */
+    uint32_t pool_growths;
+    uint32_t pool_at_passes;
+    int64_t passes_inserts;
     /* 1 + the first freed slot (linked through `next`), 0 if none: freed
      * slots are reused first, as graphite2's free list (zero means empty so
      * that a zeroed segment is valid). */
@@ -274,6 +280,15 @@ static inline int32_t *grv_map_begin(grv_slotmap *m) { return &m->buf[1]; }
 /* Segment helpers (segment.c). */
 int32_t grv_new_slot(grv_seg *seg);
 int grv_reserve_slots(grv_seg *seg, uint32_t cap);
+/* Passes start that may insert `inserts` slots: the pool never needs
+ * more than that over its size now, and a rule's temporary copies (which
+ * are freed after its action; a slot freed is reused before the pool
+ * grows).  Two stores: this runs for every segment. */
+static inline void grv_bound_pool(grv_seg *seg, int64_t inserts)
+{
+    seg->pool_at_passes = seg->pool_len;
+    seg->passes_inserts = inserts;
+}
 /* Frees the pool (slots, extras and words are one block) and empties it. */
 void grv_free_pool(grv_seg *seg);
 void grv_free_slot(grv_seg *seg, int32_t s);
