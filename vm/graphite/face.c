@@ -215,6 +215,15 @@ static uint32_t find_pseudo(const grv_silf *silf, uint32_t u)
 }
 
 /* The characters and the feature values are one block (seg->chars). */
+/* The character block holds the characters, the feature values and, at
+ * this offset, room for fv_gr_shape's result header (a few dozen bytes, so
+ * that the result needs no block of its own: fv_gr_shape). */
+static size_t result_head_at(size_t nchars, uint32_t num_features)
+{
+    size_t at = nchars * sizeof(grv_char) + (size_t)num_features * sizeof(int32_t);
+    return (at + _Alignof(fv_gr_segment) - 1) & ~(size_t)(_Alignof(fv_gr_segment) - 1);
+}
+
 static void seg_free(grv_seg *seg)
 {
     grv_free_pool(seg);
@@ -309,8 +318,8 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
      * shaping short lines (callgrind, Padauk my_HeadwordSyllables.txt). */
     _Static_assert(sizeof(grv_char) % sizeof(int32_t) == 0, "features follow the characters");
     size_t nchars = req->length ? req->length : 1;
-    seg.chars = fv_mem_alloc(seg.mem, nchars * sizeof(grv_char) +
-                                          (size_t)face->num_features * sizeof(int32_t));
+    seg.chars = fv_mem_alloc(seg.mem, result_head_at(nchars, face->num_features) +
+                                          sizeof(fv_gr_segment));
     seg.feats = seg.chars ? (int32_t *)(void *)(seg.chars + nchars) : NULL;
     if (!seg.chars || !grv_reserve_slots(&seg, seg.num_chars + seg.num_chars / 8 + 16)) {
         st = FV_E_NOMEM;
@@ -404,6 +413,132 @@ done:
     return FV_OK;
 }
 
+/* What number_stream found out about the stream. */
+enum {
+    STREAM_REORDERED = 1,  /* it does not visit the pool forwards */
+    STREAM_ATTACHED = 2,   /* some slot has a parent */
+    STREAM_GAPS = 4        /* forwards, but not over positions 0 .. n-1 */
+};
+
+/* Numbers the stream's slots 0, 1, ... in their `index` (what the result
+ * reports) and counts them in *count; returns STREAM_* flags. */
+static unsigned number_stream(grv_seg *seg, uint32_t *count)
+{
+    uint32_t n = 0, guard = seg->pool_len; /* so n <= pool_len */
+    int32_t last = -1;
+    int32_t parents = GRV_NIL; /* stays GRV_NIL (all ones) while no slot has a parent */
+    uint32_t back = 0;
+    for (int32_t s = seg->first; s != GRV_NIL && guard--;) {
+        grv_slot *sl = grv_link(seg, s);
+        sl->index = (int32_t)n++;
+        back |= (uint32_t)(s <= last);
+        parents &= sl->parent;
+        last = s;
+        s = sl->next;
+    }
+    *count = n;
+    return (back ? STREAM_REORDERED : (uint32_t)last + 1 != n ? STREAM_GAPS : 0u) |
+           (parents != GRV_NIL ? STREAM_ATTACHED : 0u);
+}
+
+/* Each stream slot's parent link becomes the parent's number (-1: none),
+ * the result's attached_to: the slots are moved and converted after this,
+ * and links name pool positions.  Nothing follows a parent link again. */
+static void resolve_parents(grv_seg *seg, uint32_t n)
+{
+    int32_t s = seg->first;
+    for (uint32_t k = 0; k < n && s != GRV_NIL; k++) {
+        grv_slot *sl = grv_link(seg, s);
+        sl->parent = sl->parent != GRV_NIL ? grv_link(seg, sl->parent)->index : -1;
+        s = sl->next;
+    }
+}
+
+/* A stream that visits the pool forwards with gaps (slots freed or
+ * deleted between): slot number k moves down to position k, with its
+ * extras; a slot moved never lands on one still to move. */
+static void compact_pool(grv_seg *seg, uint32_t n)
+{
+    int32_t s = seg->first;
+    for (uint32_t k = 0; k < n && s != GRV_NIL; k++) {
+        const grv_slot *sl = grv_link(seg, s);
+        int32_t next = sl->next;
+        if ((uint32_t)s != k) {
+            seg->slots[k] = *sl;
+            seg->extras[k] = *grv_extra(seg, s);
+        }
+        s = next;
+    }
+}
+
+/* Moves slot number k (number_stream) and its extras to pool position k,
+ * for every k: a cycle sort, each swap putting one slot in its place.
+ * Slots outside the stream (freed, deleted, temporary copies) are marked
+ * -1 first and end up anywhere at or after the stream's end.  The links
+ * are stale afterwards: fv_gr_shape then reads positions 0 .. n-1. */
+static void sort_pool_by_stream(grv_seg *seg)
+{
+    for (uint32_t p = 0; p < seg->pool_len; p++)
+        seg->slots[p].index = -1;
+    uint32_t n;
+    (void)number_stream(seg, &n);
+    uint64_t swaps = n; /* each swap places a slot for good */
+    for (uint32_t p = 0; p < seg->pool_len; p++) {
+        for (;;) {
+            int32_t d = seg->slots[p].index;
+            if (d < 0 || (uint32_t)d == p || FV_NEVER((uint32_t)d >= seg->pool_len) ||
+                FV_NEVER(swaps == 0))
+                break;
+            swaps--;
+            grv_slot t = seg->slots[d];
+            seg->slots[d] = seg->slots[p];
+            seg->slots[p] = t;
+            grv_slot_extra te = seg->extras[d];
+            seg->extras[d] = seg->extras[p];
+            seg->extras[p] = te;
+        }
+    }
+}
+
+/* Whether record k (fv_gr_shape writes records over the pool's slots)
+ * and slot k share no byte: from a small k on (16 for 68-byte records
+ * over 64-byte slots) they do not, and the record is written field by
+ * field. */
+static inline int record_clear_of_slot(uint32_t k)
+{
+    uint64_t r = (uint64_t)k * sizeof(fv_gr_slot_info), s = (uint64_t)k * sizeof(grv_slot);
+    return r >= s + sizeof(grv_slot) || s >= r + sizeof(fv_gr_slot_info);
+}
+
+/* The result's record of slot `sl` with extras `e`, neither of which may
+ * overlap `o`. */
+static inline void slot_record(fv_gr_slot_info *restrict o, const grv_slot *restrict sl,
+                               const grv_slot_extra *restrict e, const grv_seg *seg,
+                               unsigned stream)
+{
+    /* graphite2 reports the real glyph of a pseudo glyph */
+    o->gid = sl->realgid ? sl->realgid : sl->gid;
+    o->x = sl->posx;
+    o->y = sl->posy;
+    /* the parent's number (resolve_parents), if any slot has one */
+    o->attached_to = (stream & STREAM_ATTACHED) ? sl->parent : -1;
+    o->insert = !(sl->flags & GRV_SF_NOINSERT);
+    o->break_weight = (sl->original >= 0 && (uint32_t)sl->original < seg->num_chars)
+                          ? seg->chars[sl->original].break_weight
+                          : 0;
+    o->before = e->before;
+    o->after = e->after;
+    o->attach_x = e->attx;
+    o->attach_y = e->atty;
+    o->with_x = e->withx;
+    o->with_y = e->withy;
+    o->advance_x = sl->advx;
+    o->advance_y = sl->advy;
+    o->original = sl->original;
+    o->last_pass = sl->last_pass;
+    o->last_rule = sl->last_rule;
+}
+
 fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_segment **out,
                       fv_error *err)
 {
@@ -420,78 +555,85 @@ fv_status fv_gr_shape(fv_gr_face *face, const fv_gr_shape_request *req, fv_gr_se
     fv_status st = grv_shape_segment(face, req, NULL, &seg, err);
     if (st != FV_OK)
         return st;
-    {
-        /* Output */
-        uint32_t n = 0, guard = seg.pool_len + 1;
-        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next)
-            grv_link(&seg, s)->index = (int32_t)n++;
-        /* One block: the segment and its slots; not cleared, the loop below
-         * writes every field of every slot.  The characters are the
-         * segment's own block, converted after the slots have read it. */
-        size_t head = (sizeof(fv_gr_segment) + 15) & ~(size_t)15;
-        size_t slot_bytes = ((size_t)(n ? n : 1) * sizeof(fv_gr_slot_info) + 15) & ~(size_t)15;
-        unsigned char *block = fv_mem_alloc(seg.mem, head + slot_bytes);
-        if (!block) {
+    /* The result is made in place of the segment's own memory where it
+     * fits, so that shaping never holds a copy of its slots (the result
+     * was the third block of a segment's peak: charis_r_gr latin.txt
+     * 25,080 -> 17,808 bytes): the slots, once in stream order, become the
+     * result's records in the pool's block, and the character block its
+     * characters, with the result's header in the room left for it
+     * (result_head_at).  The result keeps the pool's whole block until
+     * fv_gr_segment_free, as graphite2's segments keep their slots. */
+    _Static_assert(sizeof(grv_char) == sizeof(fv_gr_char_info), "characters convert in place");
+    uint32_t n;
+    unsigned stream = number_stream(&seg, &n);
+    if (stream & STREAM_ATTACHED)
+        resolve_parents(&seg, n);
+    if (stream & STREAM_REORDERED)
+        sort_pool_by_stream(&seg);
+    else if (stream & STREAM_GAPS)
+        compact_pool(&seg, n);
+    /* slot k and its extras now lie at pool position k */
+    size_t head_at = result_head_at(seg.num_chars ? seg.num_chars : 1, face->num_features);
+    fv_gr_segment *res = (fv_gr_segment *)(void *)((unsigned char *)seg.chars + head_at);
+    memset(res, 0, sizeof *res);
+    res->num_slots = n;
+    res->num_chars = seg.num_chars;
+    if ((uint64_t)n * sizeof(fv_gr_slot_info) <= (uint64_t)seg.pool_cap * sizeof(grv_slot)) {
+        /* Records over the slots, last first: record k starts at or after
+         * slot k (a record is not smaller than a slot), so it never reaches
+         * a slot below k, which are the ones still to read; the records
+         * end within the slots, before the extras. */
+        _Static_assert(sizeof(fv_gr_slot_info) >= sizeof(grv_slot), "records cover their slots");
+        _Static_assert(_Alignof(fv_gr_slot_info) <= _Alignof(grv_slot), "records replace slots");
+        res->slots = (fv_gr_slot_info *)(void *)seg.slots;
+        for (uint32_t k = n; k-- > 0;) {
+            const grv_slot *sl = grv_link(&seg, (int32_t)k);
+            const grv_slot_extra *e = grv_extra(&seg, (int32_t)k);
+            if (record_clear_of_slot(k)) {
+                slot_record(&res->slots[k], sl, e, &seg, stream);
+            } else {
+                /* the record overlaps its own slot: read it all first */
+                fv_gr_slot_info o;
+                slot_record(&o, sl, e, &seg, stream);
+                memcpy(&res->slots[k], &o, sizeof o);
+            }
+        }
+        seg.slots = NULL; /* the result's now */
+        seg.extras = NULL;
+        seg.words = NULL;
+        seg.pool_len = seg.pool_cap = 0;
+    } else {
+        /* a stream that fills the pool (inserted slots): a block of its own */
+        res->slots = fv_mem_alloc(seg.mem, (size_t)(n ? n : 1) * sizeof(fv_gr_slot_info));
+        if (!res->slots) {
             st = FV_E_NOMEM;
             err->kind = st;
             goto done;
         }
-        fv_gr_segment *res = (fv_gr_segment *)(void *)block;
-        memset(res, 0, sizeof *res);
-        res->num_slots = n;
-        res->slots = (fv_gr_slot_info *)(void *)(block + head);
-        res->num_chars = seg.num_chars;
-        n = 0;
-        guard = seg.pool_len + 1;
-        for (int32_t s = seg.first; s != GRV_NIL && guard--; s = grv_link(&seg, s)->next, n++) {
-            const grv_slot *sl = grv_link(&seg, s);
-            fv_gr_slot_info *o = &res->slots[n];
-            /* graphite2 reports the real glyph of a pseudo glyph */
-            o->gid = sl->realgid ? sl->realgid : sl->gid;
-            o->x = sl->posx;
-            o->y = sl->posy;
-            o->attached_to = sl->parent != GRV_NIL ? grv_link(&seg, sl->parent)->index : -1;
-            o->insert = !(sl->flags & GRV_SF_NOINSERT);
-            o->break_weight = (sl->original >= 0 && (uint32_t)sl->original < seg.num_chars)
-                                  ? seg.chars[sl->original].break_weight
-                                  : 0;
-            const grv_slot_extra *e = grv_extra(&seg, s);
-            o->before = e->before;
-            o->after = e->after;
-            o->attach_x = e->attx;
-            o->attach_y = e->atty;
-            o->with_x = e->withx;
-            o->with_y = e->withy;
-            o->advance_x = sl->advx;
-            o->advance_y = sl->advy;
-            o->original = sl->original;
-            o->last_pass = sl->last_pass;
-            o->last_rule = sl->last_rule;
-        }
-        /* The characters become the result's in place (same size, one
-         * element at a time through locals): the segment's character block
-         * (with the feature values after it) is handed over, not copied,
-         * and fv_gr_segment_free frees it. */
-        _Static_assert(sizeof(grv_char) == sizeof(fv_gr_char_info), "characters convert in place");
-        fv_gr_char_info *out_chars = (fv_gr_char_info *)(void *)seg.chars;
-        for (uint32_t i = 0; i < seg.num_chars; i++) {
-            grv_char c = seg.chars[i];
-            fv_gr_char_info o;
-            o.before = c.before;
-            o.after = c.after;
-            o.base = c.base;
-            o.unicode = c.unicode;
-            o.break_weight = c.break_weight;
-            memcpy(&out_chars[i], &o, sizeof o);
-        }
-        res->chars = out_chars;
-        seg.chars = NULL; /* now the result's */
-        res->steps = seg.steps + fv_budget_used(&seg.budget);
-        res->max_pass_steps = seg.pass_steps_max;
-        res->advance_x = seg.advx;
-        res->advance_y = seg.advy;
-        *out = res;
+        for (uint32_t k = 0; k < n; k++)
+            slot_record(&res->slots[k], grv_link(&seg, (int32_t)k), grv_extra(&seg, (int32_t)k),
+                        &seg, stream);
     }
+    /* The characters become the result's in place too (same size, one
+     * element at a time through locals), after the slots have read them. */
+    fv_gr_char_info *out_chars = (fv_gr_char_info *)(void *)seg.chars;
+    for (uint32_t i = 0; i < seg.num_chars; i++) {
+        grv_char c = seg.chars[i];
+        fv_gr_char_info o;
+        o.before = c.before;
+        o.after = c.after;
+        o.base = c.base;
+        o.unicode = c.unicode;
+        o.break_weight = c.break_weight;
+        memcpy(&out_chars[i], &o, sizeof o);
+    }
+    res->chars = out_chars;
+    seg.chars = NULL; /* the result's now */
+    res->steps = seg.steps + fv_budget_used(&seg.budget);
+    res->max_pass_steps = seg.pass_steps_max;
+    res->advance_x = seg.advx;
+    res->advance_y = seg.advy;
+    *out = res;
 done:
     seg_free(&seg);
     return st;
@@ -501,6 +643,7 @@ void fv_gr_segment_free(fv_gr_face *face, fv_gr_segment *seg)
 {
     if (!face || !seg)
         return;
-    fv_mem_free(face->mem, seg->chars); /* the segment's character block, handed over */
-    fv_mem_free(face->mem, seg); /* one block with its slots */
+    fv_mem_free(face->mem, seg->slots); /* the slot pool, converted, or a block */
+    /* last: the header lies in the character block (fv_gr_shape) */
+    fv_mem_free(face->mem, seg->chars);
 }
