@@ -261,6 +261,36 @@ void grv_seg_release(grv_seg *seg)
         memset(seg, 0, sizeof *seg);
 }
 
+/* The slots fv_gr_shape reserves for a text of n characters: the text,
+ * an eighth more and POOL_FIXED_SPARE, which covers every segment of the
+ * default corpus but Awami Nastaliq's and general.ttf's, and what the
+ * face's segments needed beyond that so far (face->pool_spare): Awami's
+ * lines need up to 1.81 times their text (of its 2,041 lines in the
+ * default bench jobs 459 grew with the fixed reservation, 1 with this). */
+#define POOL_FIXED_SPARE 14
+static uint32_t pool_reservation(fv_gr_face *face, uint32_t n)
+{
+    uint64_t spare = atomic_load_explicit(&face->pool_spare, memory_order_relaxed);
+    return (uint32_t)(n + n / 8 + POOL_FIXED_SPARE + (((uint64_t)n * spare) >> 8));
+}
+
+/* After a segment made: raises face->pool_spare to what it needed beyond
+ * its text and POOL_FIXED_SPARE (per 256 characters, at most 256: a segment
+ * that grows further, as general.ttf's to the insert limit, grows). */
+static void learn_pool_spare(fv_gr_face *face, const grv_seg *seg)
+{
+    uint32_t n = seg->num_chars;
+    if (n == 0 || seg->pool_len <= n + POOL_FIXED_SPARE)
+        return;
+    uint64_t need = (((uint64_t)seg->pool_len - n - POOL_FIXED_SPARE) << 8) / n;
+    uint32_t want = need > 256 ? 256u : (uint32_t)need;
+    uint32_t have = atomic_load_explicit(&face->pool_spare, memory_order_relaxed);
+    while (want > have && !atomic_compare_exchange_weak_explicit(&face->pool_spare, &have, want,
+                                                                 memory_order_relaxed,
+                                                                 memory_order_relaxed)) {
+    }
+}
+
 fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
                             const grv_font *font, grv_seg *segp, fv_error *err)
 {
@@ -310,8 +340,7 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     /* what the work outside the passes spends (each pass has its own) */
     fv_budget_start(&seg.budget, (int64_t)seg.steps_limit, 0);
     /* One block for the characters and the feature values, one for the
-     * pool (the text's slots, an eighth more and 16 for insertions, which
-     * covers nearly every line of the corpus but general.ttf's; growing slot by slot was
+     * pool (pool_reservation: growing slot by slot was
      * most of the per-segment set-up), none of it cleared: every character
      * is written below, every feature by init_features, every slot as
      * grv_new_slot hands it out.  Per-segment allocations were 6% of
@@ -321,7 +350,7 @@ fv_status grv_shape_segment(fv_gr_face *face, const fv_gr_shape_request *req,
     seg.chars = fv_mem_alloc(seg.mem, result_head_at(nchars, face->num_features) +
                                           sizeof(fv_gr_segment));
     seg.feats = seg.chars ? (int32_t *)(void *)(seg.chars + nchars) : NULL;
-    if (!seg.chars || !grv_reserve_slots(&seg, seg.num_chars + seg.num_chars / 8 + 16)) {
+    if (!seg.chars || !grv_reserve_slots(&seg, pool_reservation(face, seg.num_chars))) {
         st = FV_E_NOMEM;
         err->kind = st;
         goto done;
@@ -409,6 +438,7 @@ done:
         seg_free(&seg);
         return st;
     }
+    learn_pool_spare(face, &seg);
     *segp = seg;
     return FV_OK;
 }

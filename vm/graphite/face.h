@@ -6,6 +6,7 @@
 #ifndef FV_GRAPHITE_FACE_H
 #define FV_GRAPHITE_FACE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "common/mem.h"
@@ -191,6 +192,13 @@ struct fv_gr_face {
     void *trace_user;
     uint64_t *op_counts;
     grv_sfnt_view tables;         /* head, hhea, hmtx, maxp, cmap, glyf, loca */
+    /* Slots this face's segments needed beyond their text and the pool's
+     * fixed reservation, per 256 characters (0..256): the most any
+     * segment shaped so far needed (grv_shape_segment), added to the next
+     * segments' pools so that they do not grow (a growth holds the old
+     * pool and the new one at once).  Atomic: segments of one face may be
+     * shaped on several threads.  It sizes memory only, never output. */
+    _Atomic uint32_t pool_spare;
 };
 
 /* ---- loading (tables.c, silf.c, glat.c, feat.c, sill.c, face.c) ---- */
