@@ -133,22 +133,6 @@ static FV_NOINLINE int run_fsm(const grv_seg *seg, const grv_pass *p, grv_fsm *f
     if (FV_NEVER((uint32_t)slot >= pool_len))
         goto bad_link;
     grv_slotmap *m = &fsm->map;
-    if (p->min_pre == 0 && p->num_rows != 0) {
-        /* No column for the first slot's glyph: the loop below would map
-         * that one slot and stop with no rule, so give its answer (one slot
-         * mapped, for the work budget) without walking back over the
-         * pre-context, which only rules use.  With min_pre > 0 a short
-         * pre-context answers differently (nothing mapped), so those walk.
-         * Annapurnarc2 udhr_nep.txt: 40% of FSM runs start on such a glyph. */
-        uint32_t gid = slots[slot].gid;
-        if (gid >= p->num_cols_glyphs || p->cols[gid] == 0xffffu) {
-            m->context = 0;
-            m->buf[0] = GRV_NIL;
-            grv_map_begin(m)[0] = slot;
-            m->size = 1;
-            return 1;
-        }
-    }
     int32_t prev = slots[slot].prev;
     const int32_t start = slot;
     if (max_pre != 0 && prev == fsm->walk_start && prev != GRV_NIL &&
@@ -355,10 +339,35 @@ static void collect_garbage(grv_seg *seg, grv_slotmap *map, int32_t *slot)
     }
 }
 
+/* no_col_cols: the pass's glyph columns when a glyph without one ends the
+ * step at once (see below), else NULL; decided once per pass. */
 static void find_and_do_rule(grv_seg *seg, const grv_pass *p, uint32_t pi, grv_machine *m,
-                             grv_fsm *fsm, int32_t *slot)
+                             grv_fsm *fsm, const uint16_t *no_col_cols, int32_t *slot)
 {
     int32_t start = *slot;
+    if (no_col_cols) {
+        /* No column for the first slot's glyph: run_fsm would map that one
+         * slot and stop with no rule, so give its answer (one slot mapped,
+         * for the work budget) here, without the call and without walking
+         * back over the pre-context, which only rules use.  With min_pre >
+         * 0 a short pre-context answers differently (nothing mapped), so
+         * those run it.  Annapurnarc2 udhr_nep.txt: 40% of FSM runs start
+         * on such a glyph. */
+        const grv_slot *sl = grv_link(seg, start);
+        uint32_t gid = sl->gid;
+        if (gid >= p->num_cols_glyphs || no_col_cols[gid] == 0xffffu) {
+            grv_slotmap *fm = &fsm->map;
+            fm->context = 0;
+            fm->buf[0] = GRV_NIL;
+            grv_map_begin(fm)[0] = start;
+            fm->size = 1;
+            fsm->num_rules = 0;
+            fsm->merged = 0;
+            (void)fv_budget_spend(&seg->budget, 2u); /* the step and its slot */
+            *slot = sl->next;
+            return;
+        }
+    }
     int found = run_fsm(seg, p, fsm, start);
     if (FV_NEVER(found < 0))
         grv_link_fault(seg, fsm->bad_link);
@@ -500,6 +509,7 @@ static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_f
         grv_slotmap *map = m->map;
         map->highwater = grv_link(seg, s)->next;
         map->highpassed = 0;
+        const uint16_t *no_col_cols = p->min_pre == 0 && p->num_rows != 0 ? p->cols : NULL;
         int lc = p->max_rule_loop;
         uint64_t budget = GRV_PASS_STEPS((uint64_t)(seg->slot_count > 0 ? seg->slot_count : 0) +
                                              (uint64_t)(map->max_size > 0 ? map->max_size : 0),
@@ -514,7 +524,7 @@ static fv_status run_pass_rules(grv_seg *seg, uint32_t pi, grv_machine *m, grv_f
                          "pass %u: rule loop makes no progress (step budget)", pi);
                 return FV_E_GR_BUDGET;
             }
-            find_and_do_rule(seg, p, pi, m, fsm, &s);
+            find_and_do_rule(seg, p, pi, m, fsm, no_col_cols, &s);
             if (m->status != GRV_FINISHED)
                 goto machine_fail;
             if (FV_UNLIKELY(seg->budget.left < 0))
