@@ -145,6 +145,12 @@ static void test_fractional_positions(void **state)
      * the 12 generated lines (conformance/graphite/gen_texts.py, seed 1)
      * where the old rule was one unit off. */
     assert_int_equal(check(awami, 0, "tests/graphite/awami_hb_lines.txt", 0, 100000), 13);
+    /* An offset is the glyph origin less the pen in single precision, then
+     * truncated: U+06B5 28 times left to right (conformance/graphite/
+     * gen_odd_texts.py, 2026-11-29): slot 14, graphite2's x a hair above
+     * 5966, less the pen 18858 truncates to -12892 as HarfBuzz gives it in
+     * float, to -12891 in double. */
+    assert_int_equal(check(awami, 0, "tests/graphite/awami_hb_offset_lines.txt", 0, 100000), 1);
 }
 
 int main(void)

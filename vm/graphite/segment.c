@@ -752,8 +752,14 @@ int32_t grv_glyph_metric(grv_seg *seg, int32_t si, uint32_t metric, uint32_t lev
             bbox.blx = bg->x_min; bbox.bly = bg->y_min; bbox.trx = bg->x_max; bbox.try_ = bg->y_max;
             bbox.empty = 0;
         }
+        /* COMPAT(graphite2): the cluster is laid out in the stream's
+         * current direction, which a pass run reversed flips, not the
+         * segment's: a shifted mark moves by +shiftX in a right-to-left
+         * segment's reversed pass (F-46: AndikaNewBasic-BI, right to left,
+         * U+0302 U+035E U+033F U+035E U+0303: pass 5 rule 23's bbWidth
+         * is 2150 in graphite2, 2003 with the segment's direction). */
         float cm = 0;
-        finalise(seg, root, 0, 0, &bbox, level, &cm, seg->dir & 1, 0, 0, &advx, &advy);
+        finalise(seg, root, 0, 0, &bbox, level, &cm, grv_currdir(seg), 0, 0, &advx, &advy);
         blx = bbox.blx; bly = bbox.bly; trx = bbox.trx; try_ = bbox.try_;
     }
     switch (metric) {
