@@ -179,6 +179,22 @@ static void emit_case(runner *R, long line, const char *text, size_t text_len, c
         json_object_set_new(o, "first_diff", json_null());
     }
     json_object_set_new(o, "culprit", culprit ? culprit : json_null());
+    if (!strcmp(ref, "harfbuzz") && ref_glyphs) {
+        /* The largest magnitude HarfBuzz gave on the line: its int overflow
+         * (KD-13) also shows in glyphs after the first difference, whose
+         * advances it feeds. */
+        json_int_t most = 0;
+        for (size_t i = 0; i < json_array_size(ref_glyphs); i++) {
+            static const char *const keys[] = {"x_advance", "y_advance", "x_offset", "y_offset"};
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+                json_int_t v = json_integer_value(json_object_get(json_array_get(ref_glyphs, i), keys[k]));
+                json_int_t a = v < 0 ? -v : v;
+                if (a > most)
+                    most = a;
+            }
+        }
+        json_object_set_new(o, "ref_max_abs", json_integer(most));
+    }
     if (*detail_count < R->detail_limit && ref_glyphs && fv_glyphs) {
         (*detail_count)++;
         json_object_set_new(o, "detail",

@@ -9,6 +9,7 @@ A job is one invocation of a C runner:
 
 import fnmatch
 import glob
+import hashlib
 import os
 import struct
 import subprocess
@@ -57,6 +58,10 @@ class Job:
             return f"tt-{base}{face}-{self.mode}{loc}"
         text = os.path.splitext(os.path.basename(self.texts))[0]
         feat = ("-" + self.features.replace("=", "").replace(",", "+")) if self.features else ""
+        if len(feat) > 64:
+            # a long feature list (--odd-texts' random settings) would make
+            # a record file's name too long: its hash names it instead
+            feat = "-feat" + hashlib.sha256(self.features.encode()).hexdigest()[:12]
         return f"gr-{base}-{text}{feat}"
 
     def command(self, tt_bin, gr_bin):
@@ -527,7 +532,8 @@ def _web_fonts(cfg, root, wanted):
 
 
 def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
-               paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False, web=False):
+               paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False, web=False,
+               odd_texts=False):
     """The job list, largest first.  `fonts` filters font sets/files,
     `paths` (fonts or folders) replaces the configured font sets, and so
     does `extended` (every font of the [extended] packages).  A TrueType
@@ -537,7 +543,8 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
     (`npm`) run with `fontsource_sets` only.  `web` replaces the corpus by
     its TrueType sets' fonts as WOFF and WOFF2 ([web] flavors, sizes,
     modes and locations), each face's first job checking the decoded tables
-    against the original (`original`)."""
+    against the original (`original`).  `odd_texts` adds, per Graphite
+    font, the odd-text jobs of _odd_jobs."""
     tt = cfg.get("truetype", {})
     gr = cfg.get("graphite", {})
     q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else \
@@ -657,6 +664,8 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                                     refs=refs, detail_limit=int(gr.get("detail_limit", 8))))
     if "gr" in engines:
         jobs += _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended)
+    if "gr" in engines and odd_texts:
+        jobs += _odd_jobs(cfg, root, gr_fonts, wanted, refs)
     # Unique job names: two folders may hold fonts with the same file name.
     seen = {}
     for j in jobs:
@@ -712,6 +721,45 @@ def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
             jobs.append(Job("gr", f, set_name, n * len(refs), texts=out, features="",
                             rtl=direction == "rtl", refs=refs,
                             detail_limit=int(gr.get("detail_limit", 8))))
+    return jobs
+
+
+def _odd_jobs(cfg, root, gr_fonts, wanted, refs):
+    """Per Graphite font and direction, the odd text of
+    conformance/graphite/gen_odd_texts.py (bidi controls, joiners,
+    unassigned and private-use code points, mark stacks, whitespace-only
+    and long lines) with the font's defaults, with each language of its
+    Sill table, and with [graphite] odd_feature_settings (default 4) seeded
+    random feature settings, values no setting lists included."""
+    gr = cfg.get("graphite", {})
+    seed = int(gr.get("generated_seed", 1))
+    nfeat = int(gr.get("odd_feature_settings", 4))
+    longest = int(gr.get("odd_longest_line", 3000))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "graphite"))
+    import gen_odd_texts
+    jobs, done = [], set()
+    for set_name, f, fs in gr_fonts:
+        if f in done or (wanted and not wanted(set_name, f)):
+            continue
+        done.add(f)
+        base = os.path.splitext(os.path.basename(f))[0]
+        langs = gen_odd_texts.languages(f)
+        for direction in ("ltr", "rtl"):
+            out = os.path.join(root, GENERATED_DIR, f"{base}-odd{longest}-s{seed}-{direction}.txt")
+            try:
+                gen_odd_texts.write(f, out, seed, direction, longest)
+            except ValueError as e:
+                warn(f"no odd text for {os.path.basename(f)}: {e}")
+                break
+            except OSError as e:
+                raise ConfigError(f"cannot write odd text {out}: {e}")
+            settings = [""] + [f"lang={lg}" for lg in langs] + \
+                gen_odd_texts.random_features(f, seed, direction, nfeat)
+            lines = count_lines(out)
+            for ft in settings:
+                jobs.append(Job("gr", f, set_name, lines * len(refs), texts=out, features=ft,
+                                rtl=direction == "rtl", refs=refs,
+                                detail_limit=int(gr.get("detail_limit", 8))))
     return jobs
 
 

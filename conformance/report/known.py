@@ -22,8 +22,11 @@ out matches anything:
   mode, size  TrueType mode(s) and size(s) as the records write them
   glyphs      glyph ids "36,40-42" or glyph names (TrueType)
   error       regular expression searched in either engine's error text
-  ref_value_beyond   the reference's first differing glyph carries a value
+  ref_value_beyond   the reference's first differing glyph, or any glyph of
+              the line (a HarfBuzz record's ref_max_abs), carries a value
               whose magnitude is at least this (HarfBuzz's int overflow)
+  feature_ids the job's feature setting sets each of these feature ids
+              (to any value): "1056" matches "1024=1,1056=2"
 """
 
 import fnmatch
@@ -33,8 +36,8 @@ import tomllib
 
 CLASSES = ("reference bug", "fontvm bug open", "hardening limit")
 REF_NAMES = {"freetype": "FreeType", "graphite2": "graphite2", "harfbuzz": "HarfBuzz"}
-MATCH_KEYS = ("engine", "ref", "status", "font", "texts", "lines", "text", "features", "rtl",
-              "mode", "size", "glyphs", "error", "ref_value_beyond")
+MATCH_KEYS = ("engine", "ref", "status", "font", "texts", "lines", "text", "features", "feature_ids",
+              "rtl", "mode", "size", "glyphs", "error", "ref_value_beyond")
 ENTRY_KEYS = ("id", "class", "reference", "reason", "upstream", "reproducer", "label", "match")
 
 
@@ -134,6 +137,10 @@ class Entry:
             return False
         if "features" in m and (rec.get("features") or "") != m["features"]:
             return False
+        if "feature_ids" in m:
+            ids = {kv.split("=")[0].strip() for kv in str(rec.get("features") or "").split(",") if "=" in kv}
+            if not all(str(i) in ids for i in _as_list(m["feature_ids"])):
+                return False
         if "rtl" in m and bool(rec.get("rtl")) != bool(m["rtl"]):
             return False
         if "mode" in m and rec.get("mode") not in _as_list(m["mode"]):
@@ -150,8 +157,10 @@ class Entry:
         if "ref_value_beyond" in m:
             limit = abs(int(m["ref_value_beyond"]))
             ref_glyph = (rec.get("first_diff") or {}).get("ref") or {}
+            most = rec.get("ref_max_abs")
             if not any(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) >= limit
-                       for v in ref_glyph.values()):
+                       for v in ref_glyph.values()) and \
+                    not (isinstance(most, int) and abs(most) >= limit):
                 return False
         return True
 

@@ -551,8 +551,15 @@ def main(argv=None):
                          "hmtx transformed, made at run time with fontTools; FreeType opens the same files, and "
                          "each face's decoded tables are compared with the original's ([web] in conform.toml); "
                          "exit 1 on any difference")
+    ap.add_argument("--odd-texts", action="store_true",
+                    help="also, per Graphite font and direction, odd text (conformance/graphite/gen_odd_texts.py: "
+                         "bidi controls, joiners, unassigned code points, mark stacks, long lines) with the "
+                         "defaults, each Sill language and seeded random feature values")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
+    ap.add_argument("--odd-sizes", action="store_true",
+                    help="the TrueType sizes of [truetype] odd_sizes in conform.toml instead: below 6 ppem, "
+                         "fractional, x different from y, and 100 to 16384 ppem")
     ap.add_argument("--modes", help="TrueType modes, e.g. v35,v40,v40-mono,v40-lcd")
     ap.add_argument("--engines", default="tt,gr", help="tt, gr or tt,gr (default)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, help="parallel runners (default: nproc)")
@@ -632,10 +639,12 @@ def main(argv=None):
                                          "or font paths")
             jobs = cfgmod.build_jobs(cfg, ROOT, quick=a.quick, extended=a.extended,
                                      fonts=[x for x in (a.fonts or "").split(",") if x] or None,
-                                     sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else None,
+                                     sizes=cfgmod.parse_sizes(a.sizes) if a.sizes else
+                                     [cfgmod.size_str(x) for x in cfg.get("truetype", {}).get("odd_sizes", [])]
+                                     if a.odd_sizes else None,
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,
                                      paths=a.paths or None, engines=engines,
-                                     fontsource_sets=a.fontsource, web=a.web)
+                                     fontsource_sets=a.fontsource, web=a.web, odd_texts=a.odd_texts)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")
             shard_meta = None

@@ -13,6 +13,7 @@ import unittest
 SRC = sys.argv.pop(1) if len(sys.argv) > 1 else "."
 sys.path.insert(0, os.path.join(SRC, "conformance", "graphite"))
 import gen_texts  # noqa: E402
+import gen_odd_texts  # noqa: E402
 
 PADAUK = "/usr/share/fonts/truetype/padauk/Padauk-Regular.ttf"
 CHARIS = os.path.join(SRC, "corpus", "peer", "graphite2", "fonts", "charis_r_gr.ttf")
@@ -82,6 +83,41 @@ class GenTexts(unittest.TestCase):
     def test_unreadable_cmap_is_an_error(self):
         with self.assertRaises(ValueError):
             gen_texts.generate(TINY, 10)
+
+
+class GenOddTexts(unittest.TestCase):
+    """conformance/graphite/gen_odd_texts.py (scripts/conform --odd-texts)."""
+
+    def test_reproducible(self):
+        a = gen_odd_texts.generate(CHARIS, seed=1, direction="rtl", longest=500)
+        self.assertEqual(a, gen_odd_texts.generate(CHARIS, seed=1, direction="rtl", longest=500))
+        self.assertNotEqual(a, gen_odd_texts.generate(CHARIS, seed=1, direction="ltr", longest=500))
+        self.assertEqual(gen_odd_texts.random_features(CHARIS, 1, "ltr", 4),
+                         gen_odd_texts.random_features(CHARIS, 1, "ltr", 4))
+
+    def test_shapes(self):
+        lines = gen_odd_texts.generate(PADAUK, longest=3000)
+        self.assertEqual(lines[0], "")                       # the empty line
+        self.assertTrue(all("\n" not in l and "\r" not in l for l in lines))
+        cps = {ord(c) for l in lines for c in l}
+        for wanted in (0x202E, 0x2069, 0x200D):    # the fixed lines hold these
+            self.assertIn(wanted, cps, hex(wanted))
+        self.assertGreaterEqual(len(cps & set(gen_odd_texts.BIDI_OPEN)), 4)
+        self.assertGreaterEqual(len(cps & set(gen_odd_texts.ODD_CODE_POINTS)), 10)
+        self.assertGreaterEqual(len(cps & set(gen_odd_texts.INVISIBLE)), 5)
+        self.assertEqual(max(len(l) for l in lines), 3000)
+        self.assertTrue(any(l and not l.strip() for l in lines))   # whitespace only
+
+    def test_languages_and_features(self):
+        self.assertIn("vi", gen_odd_texts.languages(CHARIS) + ["vi"])   # (charis may list none)
+        self.assertGreater(len(gen_odd_texts.languages(PADAUK)), 0)
+        specs = gen_odd_texts.random_features(CHARIS, 1, "ltr", 8)
+        self.assertEqual(len(specs), 8)
+        values = [int(kv.split("=")[1]) for s in specs for kv in s.split(",")]
+        self.assertTrue(all(0 <= v <= 0xFFFF for v in values))
+        self.assertTrue(any(v > 100 for v in values))   # values no setting lists
+        self.assertTrue(all(len(s.split(",")) <= 60 for s in specs))
+        self.assertEqual(gen_odd_texts.random_features(TINY, 1, "ltr", 4), [])
 
 
 if __name__ == "__main__":
