@@ -38,7 +38,12 @@ struct fv_tt_exec {
     tt_zone_buf load_zone;
     int64_t *cvt_copy, *storage_copy; /* copy-on-write buffers (cvt.c) */
     uint32_t cvt_copy_len, storage_copy_len;
-    sfnt_glyph *load_glyphs[SFNT_MAX_COMPOSITE_DEPTH + 1]; /* made on first use */
+    /* One parsed glyph per nesting level reached so far (levels are
+     * reached in order; at most SFNT_MAX_COMPOSITE_DEPTH + 1).  Grown on
+     * demand: most fonts nest one or two levels, and a fixed array of 101
+     * pointers was 808 of the context's bytes. */
+    sfnt_glyph **load_glyphs;
+    uint32_t load_levels;
     tt_var_buf var;           /* glyph variations (vm/tt/variation.c) */
 };
 

@@ -202,12 +202,11 @@ void fv_tt_exec_free(fv_tt_exec *ex)
     fv_mem_free(m, ex->storage_copy);
     tt_zone_buf_free(m, &ex->load_zone);
     tt_var_buf_free(m, &ex->var);
-    for (size_t i = 0; i < sizeof ex->load_glyphs / sizeof ex->load_glyphs[0]; i++) {
-        if (ex->load_glyphs[i] == NULL)
-            break; /* levels are made in order */
+    for (uint32_t i = 0; i < ex->load_levels; i++) {
         sfnt_glyph_free(m, ex->load_glyphs[i]);
         fv_mem_free(m, ex->load_glyphs[i]);
     }
+    fv_mem_free(m, ex->load_glyphs);
     fv_mem_free(m, ex);
 }
 

@@ -440,17 +440,34 @@ static fv_status process_composite(gl_loader *L, const sfnt_glyph *g, uint32_t s
     return hint_zone(L, &z, ins, 1);
 }
 
+/* Gives the context a parsed glyph of its own for every nesting level up
+ * to `depth`, kept for reuse (levels are reached in order, so this adds
+ * one). */
+static FV_NOINLINE fv_status add_levels(gl_loader *L, uint32_t depth)
+{
+    fv_tt_exec *ex = L->c.ex;
+    sfnt_glyph **levels = fv_mem_array(L->mem, (size_t)depth + 1, sizeof *levels);
+    if (!levels)
+        return FV_E_NOMEM;
+    if (ex->load_levels)
+        memcpy(levels, ex->load_glyphs, ex->load_levels * sizeof *levels);
+    fv_mem_free(L->mem, ex->load_glyphs);
+    ex->load_glyphs = levels;
+    for (; ex->load_levels <= depth; ex->load_levels++)
+        if ((levels[ex->load_levels] = fv_mem_calloc(L->mem, sizeof *levels[0])) == NULL)
+            return FV_E_NOMEM;
+    return FV_OK;
+}
+
 static fv_status load_glyph(gl_loader *L, uint32_t gid, uint32_t depth)
 {
     fv_error e;
     if (depth > SFNT_MAX_COMPOSITE_DEPTH)
         return fail(L, FV_E_COMPOSITE_DEPTH, gid, NULL);
-    /* One parsed glyph per nesting level, kept by the context for reuse
-     * (made when the level is first reached: levels are reached in order). */
-    sfnt_glyph **slot = &L->c.ex->load_glyphs[depth];
-    if (*slot == NULL && (*slot = fv_mem_calloc(L->mem, sizeof **slot)) == NULL)
+    fv_tt_exec *ex = L->c.ex;
+    if (FV_UNLIKELY(depth >= ex->load_levels) && add_levels(L, depth) != FV_OK)
         return fail(L, FV_E_NOMEM, gid, NULL);
-    sfnt_glyph *g = *slot;
+    sfnt_glyph *g = ex->load_glyphs[depth];
     if (sfnt_glyph_reload(L->sf, gid, L->mem, g, &e) != FV_OK) {
         if (L->err)
             *L->err = e;
