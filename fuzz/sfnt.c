@@ -55,8 +55,8 @@ static void touch_glyph_variations(var_probe *vp, fv_mem *mem, const sfnt_glyph 
     int32_t *x = vp->xy, *y = x + n, *dx = y + n, *dy = dx + n;
     memset(x, 0, 2 * (size_t)n * sizeof(int32_t));
     for (uint32_t i = 0; g->num_contours >= 0 && i < g->num_points; i++) {
-        x[i] = g->xs[i];
-        y[i] = g->ys[i];
+        x[i] = (int32_t)g->points[i].x; /* sums of 16-bit deltas: 32 bits */
+        y[i] = (int32_t)g->points[i].y;
     }
     for (uint32_t i = 0; g->num_contours < 0 && i < g->num_components; i++) {
         x[i] = g->components[i].arg1;
@@ -133,7 +133,7 @@ static void touch_glyph(const sfnt_font *sf, fv_mem *mem, var_probe *vp, uint32_
         for (uint32_t i = 0; g.num_contours > 0 && i < (uint32_t)g.num_contours; i++)
             sum += g.end_points[i];
         for (uint32_t i = 0; i < g.num_points; i++)
-            sum += (uint64_t)(uint16_t)g.xs[i] + (uint16_t)g.ys[i] + g.flags[i];
+            sum += (uint64_t)(uint16_t)g.points[i].x + (uint16_t)g.points[i].y + g.flags[i];
         for (uint32_t i = 0; i < g.num_components; i++)
             sum += g.components[i].glyph + (uint32_t)g.components[i].xx;
         for (size_t i = 0; i < g.instructions.len; i++)

@@ -38,7 +38,7 @@ static int same_glyph(const sfnt_glyph *a, const sfnt_glyph *b)
         if (a->end_points[c] != b->end_points[c])
             return 0;
     for (uint32_t p = 0; p < a->num_points; p++)
-        if (a->xs[p] != b->xs[p] || a->ys[p] != b->ys[p] ||
+        if (a->points[p].x != b->points[p].x || a->points[p].y != b->points[p].y ||
             (a->flags[p] & SFNT_ON_CURVE) != (b->flags[p] & SFNT_ON_CURVE))
             return 0;
     for (uint32_t k = 0; k < a->num_components; k++)

@@ -161,8 +161,8 @@ static void test_synth_font_reader_and_freetype(void **state)
     assert_int_equal(FT_Load_Glyph(face, 0, FT_LOAD_NO_SCALE), 0);
     assert_int_equal(face->glyph->outline.n_points, 17);
     for (int i = 0; i < 17; i++) {
-        assert_int_equal(face->glyph->outline.points[i].x, g.xs[i]);
-        assert_int_equal(face->glyph->outline.points[i].y, g.ys[i]);
+        assert_int_equal(face->glyph->outline.points[i].x, g.points[i].x);
+        assert_int_equal(face->glyph->outline.points[i].y, g.points[i].y);
     }
     assert_int_equal(FT_Load_Glyph(face, 1, FT_LOAD_NO_SCALE), 0);
     assert_int_equal(face->glyph->outline.n_points, 34); /* composite: two copies */

@@ -89,8 +89,8 @@ static int compare_face(FT_Library lib, const char *path, uint32_t face_index, u
             for (int p = 0; p < o->n_points; p++) {
                 /* FreeType moves the outline so that x_min lands on the
                  * hmtx left side bearing (pp1 at x = 0). */
-                assert_int_equal(g.xs[p] - g.x_min + lsb, o->points[p].x);
-                assert_int_equal(g.ys[p], o->points[p].y);
+                assert_int_equal(g.points[p].x - g.x_min + lsb, o->points[p].x);
+                assert_int_equal(g.points[p].y, o->points[p].y);
                 assert_int_equal(g.flags[p] & SFNT_ON_CURVE, o->tags[p] & 1);
             }
         } else {

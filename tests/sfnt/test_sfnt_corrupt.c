@@ -53,9 +53,9 @@ static void test_minimal_font_is_valid(void **state)
     sfnt_glyph g;
     assert_int_equal(sfnt_glyph_load(s, 1, fv_font_mem(font), &g, &err), FV_OK);
     assert_int_equal(g.num_points, 4);
-    assert_int_equal(g.xs[2], 500);
-    assert_int_equal(g.ys[2], 500);
-    assert_int_equal(g.ys[3], 0);
+    assert_int_equal(g.points[2].x, 500);
+    assert_int_equal(g.points[2].y, 500);
+    assert_int_equal(g.points[3].y, 0);
     sfnt_glyph_free(fv_font_mem(font), &g);
     assert_int_equal(sfnt_glyph_load(s, 2, fv_font_mem(font), &g, &err), FV_E_BAD_GLYPH_ID);
     fv_font_close(font);
@@ -246,8 +246,8 @@ static void test_coordinates_do_not_wrap(void **state)
     assert_int_equal(fv_font_open_memory(bytes, size, 0, NULL, &font, &err), FV_OK);
     sfnt_glyph g;
     assert_int_equal(sfnt_glyph_load(fv_font_sfnt(font), 1, fv_font_mem(font), &g, &err), FV_OK);
-    assert_int_equal(g.xs[2], 20000);
-    assert_int_equal(g.xs[3], 40000);
+    assert_int_equal(g.points[2].x, 20000);
+    assert_int_equal(g.points[3].x, 40000);
     sfnt_glyph_free(fv_font_mem(font), &g);
     fv_font_close(font);
     free(bytes);

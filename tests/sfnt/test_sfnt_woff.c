@@ -90,10 +90,10 @@ static void compare_glyphs(const char *path, fv_font *orig, fv_font *web)
         for (int32_t c = 0; c < ga.num_contours; c++)
             assert_int_equal(ga.end_points[c], gb.end_points[c]);
         for (uint32_t p = 0; p < ga.num_points; p++)
-            if (ga.xs[p] != gb.xs[p] || ga.ys[p] != gb.ys[p] ||
+            if (ga.points[p].x != gb.points[p].x || ga.points[p].y != gb.points[p].y ||
                 (ga.flags[p] & SFNT_ON_CURVE) != (gb.flags[p] & SFNT_ON_CURVE))
-                fail_msg("%s glyph %u point %u: (%d,%d) vs (%d,%d)", path, gid, p, ga.xs[p], ga.ys[p],
-                         gb.xs[p], gb.ys[p]);
+                fail_msg("%s glyph %u point %u: (%d,%d) vs (%d,%d)", path, gid, p, (int)ga.points[p].x,
+                         (int)ga.points[p].y, (int)gb.points[p].x, (int)gb.points[p].y);
         for (uint32_t k = 0; k < ga.num_components; k++)
             assert_memory_equal(&ga.components[k], &gb.components[k], sizeof ga.components[k]);
         if (ga.instructions.len)

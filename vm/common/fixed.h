@@ -15,6 +15,12 @@ typedef int32_t fv_f26d6;  /* 26.6: pixel coordinates */
 typedef int32_t fv_f2d14;  /* 2.14: unit vectors */
 typedef int32_t fv_f16d16; /* 16.16 */
 
+/* A point or vector, 64-bit as the hinter keeps every coordinate: font
+ * units as glyf gives them (sfnt_glyph_points), or 26.6 pixels. */
+typedef struct fv_vec {
+    int64_t x, y;
+} fv_vec;
+
 /* (a * b + c/2) / c with the sign of the product; c == 0 gives 0x7FFFFFFF
  * with that sign.  Equals FT_MulDiv for every 64-bit input. */
 int64_t fv_muldiv(int64_t a, int64_t b, int64_t c);

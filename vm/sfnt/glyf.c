@@ -17,8 +17,7 @@ enum {
 void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g)
 {
     fv_mem_free(mem, g->end_points);
-    fv_mem_free(mem, g->xs);
-    fv_mem_free(mem, g->ys);
+    fv_mem_free(mem, g->points);
     fv_mem_free(mem, g->flags);
     fv_mem_free(mem, g->components);
     memset(g, 0, sizeof *g);
@@ -69,13 +68,13 @@ static const coord_form y_forms[256] = {CF256(FLAG_Y_SHORT, FLAG_Y_SAME_OR_POS)}
 #undef CF64
 #undef CF256
 
-/* Reads one coordinate array (x or y) for n points into out.
+/* Reads one coordinate array (x, or y when is_y) for n points into out.
  * COMPAT(freetype): the sums of the 16-bit deltas are kept whole, not
  * wrapped to 16 bits (FreeType 2.12.1 accumulates in FT_Pos; measured: a
  * glyph whose x reaches 12998 there).  At most 65535 deltas of at most
  * 32768 each: the sum fits in 32 bits. */
 static FV_ALWAYS_INLINE fv_status read_coords(fv_span gl, uint64_t *pos, const uint8_t *flags, uint32_t n,
-                                              const coord_form *forms, int32_t *out)
+                                              const coord_form *forms, fv_vec *out, const int is_y)
 {
     int32_t v = 0;
     uint64_t at = *pos;
@@ -96,14 +95,17 @@ static FV_ALWAYS_INLINE fv_status read_coords(fv_span gl, uint64_t *pos, const u
              * callgrind, DejaVu Sans) weighs the two readings of p and
              * gives the step. */
             const uint8_t *fl = flags + i, *fl_end = flags + end;
-            int32_t *o = out + i;
+            fv_vec *o = out + i;
             for (; fl < fl_end; fl++, o++) {
                 const coord_form *f = &forms[*fl];
                 int32_t word = (int16_t)(uint16_t)((unsigned)p[0] << 8 | p[1]);
                 int32_t delta = word * f->word + (int32_t)p[0] * f->byte;
                 v = (int32_t)((uint32_t)v + (uint32_t)delta);
                 p += f->step;
-                *o = v;
+                if (is_y)
+                    o->y = v;
+                else
+                    o->x = v;
             }
             i = end;
             at = (uint64_t)(p - gl.data);
@@ -123,17 +125,20 @@ static FV_ALWAYS_INLINE fv_status read_coords(fv_span gl, uint64_t *pos, const u
             at += 2;
             v += d;
         }
-        out[i++] = v;
+        if (is_y)
+            out[i].y = v;
+        else
+            out[i].x = v;
+        i++;
     }
     /* Where the array ends, or the read that found the glyph's end. */
     *pos = at;
     return i == n ? FV_OK : FV_E_TRUNCATED;
 }
 
-/* Not inlined into sfnt_glyph_reload: there the coordinate loops ran short of
- * registers (callgrind, DejaVu Sans: 3 M more instructions). */
-static FV_NOINLINE fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *mem,
-                                         fv_error *err)
+/* A simple glyph's contour ends and instructions; the flags and
+ * coordinates that follow are left to sfnt_glyph_points. */
+static fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *g, fv_mem *mem, fv_error *err)
 {
     uint32_t nc = (uint32_t)g->num_contours;
     uint64_t pos = 10;
@@ -160,11 +165,20 @@ static FV_NOINLINE fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *
     if (fv_span_sub(gl, pos, ilen, &g->instructions) != FV_OK)
         return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "instructions");
     pos += ilen;
-    uint32_t na = np ? np : 1;
-    if (!reserve(mem, &g->flags, &g->cap_flags, na, 1) ||
-        !reserve(mem, &g->xs, &g->cap_xs, na, sizeof *g->xs) ||
-        !reserve(mem, &g->ys, &g->cap_ys, na, sizeof *g->ys))
-        return glyph_fail(err, FV_E_NOMEM, g->gid, base, NULL);
+    g->data = gl;
+    g->points_at = (uint32_t)pos; /* at most 10 + 2 * 32767 + 2 + 65535 */
+    g->glyf_offset = base;
+    return FV_OK;
+}
+
+/* Not inlined into the loader: there the coordinate loops ran short of
+ * registers (callgrind, DejaVu Sans: 3 M more instructions). */
+FV_NOINLINE fv_status sfnt_glyph_points(const sfnt_glyph *g, uint8_t *flags, fv_vec *points,
+                                        fv_error *err)
+{
+    fv_span gl = g->data;
+    uint32_t base = g->glyf_offset, np = g->num_points;
+    uint64_t pos = g->points_at;
     for (uint32_t i = 0; i < np;) {
         uint8_t fl, rep = 0;
         /* A flag and its repeat count take at most 2 bytes: the next (bytes
@@ -183,9 +197,9 @@ static FV_NOINLINE fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *
                     return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos,
                                       "flag repeat past the last point");
                 }
-                g->flags[i++] = fl;
+                flags[i++] = fl;
                 for (uint32_t r = 0; r < rep; r++)
-                    g->flags[i++] = fl;
+                    flags[i++] = fl;
             }
             pos = (uint64_t)(p - gl.data);
             continue;
@@ -199,12 +213,12 @@ static FV_NOINLINE fv_status load_simple(fv_span gl, uint32_t base, sfnt_glyph *
         for (uint32_t r = 0; r <= rep; r++) {
             if (i >= np)
                 return glyph_fail(err, FV_E_BAD_GLYPH, g->gid, base + pos, "flag repeat past the last point");
-            g->flags[i++] = fl;
+            flags[i++] = fl;
         }
     }
-    if (read_coords(gl, &pos, g->flags, np, x_forms, g->xs) != FV_OK)
+    if (read_coords(gl, &pos, flags, np, x_forms, points, 0) != FV_OK)
         return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "x coordinates");
-    if (read_coords(gl, &pos, g->flags, np, y_forms, g->ys) != FV_OK)
+    if (read_coords(gl, &pos, flags, np, y_forms, points, 1) != FV_OK)
         return glyph_fail(err, FV_E_TRUNCATED, g->gid, base + pos, "y coordinates");
     return FV_OK;
 }
@@ -331,6 +345,15 @@ fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_gl
 {
     memset(g, 0, sizeof *g);
     fv_status st = sfnt_glyph_reload(f, gid, mem, g, err);
+    if (st == FV_OK && g->num_contours > 0) {
+        uint32_t na = g->num_points ? g->num_points : 1;
+        g->flags = fv_mem_array(mem, na, 1);
+        g->points = fv_mem_array(mem, na, sizeof *g->points);
+        if (!g->flags || !g->points)
+            st = glyph_fail(err, FV_E_NOMEM, gid, g->glyf_offset, NULL);
+        else
+            st = sfnt_glyph_points(g, g->flags, g->points, err);
+    }
     if (st != FV_OK)
         sfnt_glyph_free(mem, g);
     return st;
@@ -351,6 +374,9 @@ fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_
     g->instructions_status = FV_OK;
     g->instructions_at = 0;
     g->instructions_why = NULL;
+    g->data.data = NULL;
+    g->data.len = 0;
+    g->points_at = g->glyf_offset = 0;
     g->gid = gid;
     if (gid >= f->maxp.num_glyphs)
         return glyph_fail(err, FV_E_BAD_GLYPH_ID, gid, FV_NO_VALUE, NULL);

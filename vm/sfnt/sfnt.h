@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/fixed.h"
 #include "common/mem.h"
 #include "common/reader.h"
 #include "fontvm/error.h"
@@ -259,8 +260,14 @@ typedef struct sfnt_glyph {
     /* Simple glyphs */
     uint16_t *end_points;          /* num_contours entries */
     uint16_t num_points;
-    int32_t *xs, *ys;              /* absolute font units (sums of 16-bit deltas) */
+    /* The points, filled by sfnt_glyph_load only (sfnt_glyph_reload leaves
+     * them to sfnt_glyph_points, into the caller's arrays): */
+    fv_vec *points;                /* absolute font units (sums of 16-bit deltas) */
     uint8_t *flags;                /* the file's flag bytes, repeats expanded (SFNT_ON_CURVE etc.) */
+    /* Where the flags start: the glyph's bytes, the offset in them, and the
+     * glyph's offset in glyf (errors name glyf offsets). */
+    fv_span data;
+    uint32_t points_at, glyf_offset;
     /* Composite glyphs */
     uint16_t num_components;
     sfnt_component *components;
@@ -274,20 +281,27 @@ typedef struct sfnt_glyph {
     uint64_t instructions_at;
     const char *instructions_why;  /* a static string */
     /* Allocated lengths of the arrays above (sfnt_glyph_reload reuses them). */
-    uint32_t cap_end_points, cap_flags, cap_xs, cap_ys, cap_components;
+    uint32_t cap_end_points, cap_components;
 } sfnt_glyph;
 
-/* Parses glyph `gid` from glyf/loca into *g (allocated through mem; free
- * with sfnt_glyph_free).  An empty glyph (loca length 0) is a simple glyph
- * with no contours.  Errors name the table (glyf/loca) and offset. */
+/* Parses glyph `gid` from glyf/loca into *g, its points included
+ * (allocated through mem; free with sfnt_glyph_free).  An empty glyph
+ * (loca length 0) is a simple glyph with no contours.  Errors name the
+ * table (glyf/loca) and offset. */
 fv_status sfnt_glyph_load(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
                           fv_error *err);
-/* The same into a glyph that may hold arrays from an earlier (re)load:
- * they are reused when large enough, so a warm loader allocates nothing.
- * On error *g keeps its arrays (and no glyph); sfnt_glyph_free releases
- * them.  Start from a zeroed sfnt_glyph. */
+/* The glyph loader's parse: everything but a simple glyph's flags and
+ * coordinates, which sfnt_glyph_points then decodes where the caller keeps
+ * its points (no copy of them in between).  Into a glyph that may hold
+ * arrays from an earlier reload: they are reused when large enough, so a
+ * warm loader allocates nothing.  On error *g keeps its arrays (and no
+ * glyph); sfnt_glyph_free releases them.  Start from a zeroed sfnt_glyph. */
 fv_status sfnt_glyph_reload(const sfnt_font *f, uint32_t gid, fv_mem *mem, sfnt_glyph *g,
                             fv_error *err);
+/* Decodes the flags and coordinates of simple glyph g (num_points of each;
+ * g reloaded, num_contours > 0) into flags and points.  Errors name glyf
+ * and the offset, as sfnt_glyph_load's. */
+fv_status sfnt_glyph_points(const sfnt_glyph *g, uint8_t *flags, fv_vec *points, fv_error *err);
 void sfnt_glyph_free(fv_mem *mem, sfnt_glyph *g);
 
 /* Helper for table errors: fills err with kind/table/offset. Returns kind. */

@@ -263,36 +263,45 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
     gl_base *b = &L->base;
     uint32_t start = b->n_points;
     int64_t xs = L->size->m.x_scale, ys = L->size->m.y_scale;
+    tt_zone z;
+    /* glyf is decoded straight where the points are used, in font units:
+     * into the zone's orus when hinted (hinted where the outline is
+     * assembled, the phantoms just past the glyph's points: base_reserve
+     * made room), else into the outline, scaled there in place.  The
+     * flags go to the outline's tags, cut to their SFNT_ON_CURVE
+     * (TT_TAG_ON) bit below. */
+    tt_vec *units = b->pts + start;
+    if (L->hinted) {
+        if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, b->pts + start,
+                            b->tags + start, &z) != FV_OK)
+            return fail(L, FV_E_NOMEM, g->gid, NULL);
+        units = z.orus;
+    }
+    fv_error e;
+    if (sfnt_glyph_points(g, b->tags + start, units, &e) != FV_OK) {
+        if (L->err)
+            *L->err = e;
+        return e.kind;
+    }
     const tt_var_buf *var = NULL;
     if (L->size->varied) {
-        st = tt_var_simple(L->size, &L->c.ex->var, L->mem, g, L->pp, L->err);
+        st = tt_var_simple(L->size, &L->c.ex->var, L->mem, g, units, L->pp, L->err);
         if (st != FV_OK)
             return st;
         var = &L->c.ex->var;
     }
-    tt_zone z;
     if (L->hinted) {
-        /* Hinted where the outline is assembled, the phantoms just past
-         * the glyph's points (base_reserve made room). */
-        if (tt_zone_reserve(L->mem, &L->c.ex->load_zone, np + 4, nc, b->pts + start,
-                            b->tags + start, &z) != FV_OK)
-            return fail(L, FV_E_NOMEM, g->gid, NULL);
-        /* The tags are the flags' SFNT_ON_CURVE (TT_TAG_ON) bit: glyf.c
-         * keeps the file's flag bytes. */
         if (var)
             for (uint32_t i = 0; i < np; i++) {
-                varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &z.orus[i], &z.cur[i]);
-                z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
+                varied_point(var, i, z.orus[i].x, z.orus[i].y, xs, ys, &z.orus[i], &z.cur[i]);
+                z.tags[i] &= SFNT_ON_CURVE;
             }
         else
             /* The default instance, the common case: a loop of its own. */
             for (uint32_t i = 0; i < np; i++) {
-                int64_t x = g->xs[i], y = g->ys[i];
-                z.orus[i].x = x;
-                z.orus[i].y = y;
-                z.cur[i].x = fv_mulfix(x, xs);
-                z.cur[i].y = fv_mulfix(y, ys);
-                z.tags[i] = g->flags[i] & SFNT_ON_CURVE;
+                z.cur[i].x = fv_mulfix(z.orus[i].x, xs);
+                z.cur[i].y = fv_mulfix(z.orus[i].y, ys);
+                z.tags[i] &= SFNT_ON_CURVE;
             }
         memset(z.tags + np, 0, 4);
         for (uint32_t i = np; i < np + 4; i++)
@@ -323,14 +332,16 @@ static fv_status process_simple(gl_loader *L, const sfnt_glyph *g)
             return st;
     } else {
         tt_vec orus;
+        tt_vec *pts = b->pts + start;
+        uint8_t *tags = b->tags + start;
         for (uint32_t i = 0; i < np; i++) {
             if (var)
-                varied_point(var, i, g->xs[i], g->ys[i], xs, ys, &orus, &b->pts[start + i]);
+                varied_point(var, i, pts[i].x, pts[i].y, xs, ys, &orus, &pts[i]);
             else {
-                b->pts[start + i].x = fv_mulfix(g->xs[i], xs);
-                b->pts[start + i].y = fv_mulfix(g->ys[i], ys);
+                pts[i].x = fv_mulfix(pts[i].x, xs);
+                pts[i].y = fv_mulfix(pts[i].y, ys);
             }
-            b->tags[start + i] = g->flags[i] & SFNT_ON_CURVE;
+            tags[i] &= SFNT_ON_CURVE;
         }
         for (uint32_t i = 0; i < 4; i++)
             varied_point(var, np + i, L->pp[i].x, L->pp[i].y, xs, ys, &orus, &L->pp[i]);

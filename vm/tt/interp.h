@@ -72,9 +72,9 @@ enum {
     TT_ROUND_SUPER_45 = 7
 };
 
-typedef struct tt_vec {
-    int64_t x, y;
-} tt_vec;
+/* The same type as sfnt's points, so that glyf decodes straight into a
+ * zone (sfnt_glyph_points). */
+typedef fv_vec tt_vec;
 
 /* A zone: the glyph zone (points incl. 4 phantoms) or the twilight zone. */
 typedef struct tt_zone {

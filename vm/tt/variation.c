@@ -123,14 +123,16 @@ static fv_status deltas(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, uint
 }
 
 fv_status tt_var_simple(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, const sfnt_glyph *g,
-                        const tt_vec pp[4], fv_error *err)
+                        const tt_vec *units, const tt_vec pp[4], fv_error *err)
 {
     uint32_t np = g->num_points, nc = (uint32_t)g->num_contours;
     if (!reserve(b, mem, np + 4, nc))
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_gvar, FV_NO_VALUE, NULL);
+    /* glyf's coordinates are sums of 16-bit deltas: they fit in 32 bits
+     * (glyf.c read_coords). */
     for (uint32_t i = 0; i < np; i++) {
-        b->org_x[i] = g->xs[i];
-        b->org_y[i] = g->ys[i];
+        b->org_x[i] = (int32_t)units[i].x;
+        b->org_y[i] = (int32_t)units[i].y;
     }
     put_phantoms(b, np, pp);
     memcpy(b->ends, g->end_points, nc * sizeof(uint16_t));

@@ -21,11 +21,12 @@ void tt_var_buf_free(fv_mem *mem, tt_var_buf *b);
 /* Takes the request's location into the size (s->coords, s->varied). */
 fv_status tt_var_size_location(fv_tt_size *s, const fv_tt_size_request *req, fv_error *err);
 
-/* Computes the deltas of a simple glyph's points and its phantoms `pp`
- * (font units) at the size's location into b->dx/dy.  Call only for a
- * size at a non-default location. */
+/* Computes the deltas of a simple glyph's points (`units`: g's
+ * num_points, font units, as sfnt_glyph_points decoded them) and its
+ * phantoms `pp` (font units) at the size's location into b->dx/dy.  Call
+ * only for a size at a non-default location. */
 fv_status tt_var_simple(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, const sfnt_glyph *g,
-                        const tt_vec pp[4], fv_error *err);
+                        const tt_vec *units, const tt_vec pp[4], fv_error *err);
 /* The same for a composite glyph: one point per component (its x/y
  * offset when the component has one, else 0, 0) then the phantoms. */
 fv_status tt_var_composite(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem,
