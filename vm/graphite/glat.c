@@ -99,6 +99,23 @@ static int signed_at_least(uint32_t v, uint32_t limit)
     return v < 0x80000000u && v >= limit;
 }
 
+/* The sub-boxes grew by doubling while Glat was read (read_octabox): the
+ * array is cut to what the glyphs use, as the face keeps it for good
+ * (Harmattan: 8,192 entries allocated for the ones its glyphs have). */
+static fv_status fit_subboxes(fv_gr_face *face, uint32_t cap, fv_error *err)
+{
+    if (!face->subboxes || face->num_subboxes == cap)
+        return FV_OK;
+    grv_subbox *fit = fv_mem_array(face->mem, face->num_subboxes ? face->num_subboxes : 1,
+                                   sizeof(grv_subbox));
+    if (!fit)
+        return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "octabox sub-boxes");
+    memcpy(fit, face->subboxes, (size_t)face->num_subboxes * sizeof(grv_subbox));
+    fv_mem_free(face->mem, face->subboxes);
+    face->subboxes = fit;
+    return FV_OK;
+}
+
 static fv_status make_sparse(fv_gr_face *face, fv_error *err);
 
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
@@ -281,6 +298,9 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
             }
         }
     }
+    st = fit_subboxes(face, sub_cap, err);
+    if (st != FV_OK)
+        return st;
     st = make_sparse(face, err);
 done:
     return st;
