@@ -36,10 +36,12 @@ enum grv_table_slot { GRV_SLOT_SILF, GRV_SLOT_GLAT, GRV_SLOT_GLOC, GRV_SLOT_FEAT
 typedef struct grv_code {
     fv_span code;
     uint32_t offset;   /* offset of the code inside the Silf subtable */
-    /* Action code only: where graphite2's loader puts a temporary copy of
-     * the current slot into the rule map (before the opcode at each of
-     * these code offsets, ascending), so that later reads of that map entry
-     * see the slot as it was; NULL/0 for none (see silf.c plan_copies). */
+    /* Action code only, while the loader compiles it: where graphite2's
+     * loader puts a temporary copy of the current slot into the rule map
+     * (before the opcode at each of these code offsets, ascending), so that
+     * later reads of that map entry see the slot as it was; NULL/0 for none
+     * and once compiled (see silf.c plan_copies; grv_compile places the
+     * copies in the decoded code). */
     const uint32_t *copies;
     uint32_t num_copies;
     /* The decoded form the machine runs (grv_compile); NULL until then. */

@@ -27,7 +27,7 @@
  * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
  * (gr_diff F-16): "PutGlyph; PutCopy 0; Next; RetZero" leaves the glyph,
  * without the trailing Next it changes it. */
-static fv_status plan_copies(fv_mem *mem, grv_rule *r)
+static void plan_copies(grv_rule *r, uint32_t plan[GRV_NUM_CONTEXTS])
 {
     fv_span c = r->action.code;
     uint32_t at[GRV_NUM_CONTEXTS];
@@ -70,22 +70,14 @@ static fv_status plan_copies(fv_mem *mem, grv_rule *r)
     uint32_t end = slotref < 0 ? 0 : slotref > GRV_NUM_CONTEXTS ? GRV_NUM_CONTEXTS : (uint32_t)slotref;
     uint32_t count = 0;
     for (uint32_t k = 0; k < end; k++)
-        count += changed[k] && referenced[k];
-    if (!count)
-        return FV_OK;
-    uint32_t *copies = fv_mem_array(mem, count, sizeof(uint32_t));
-    if (!copies)
-        return FV_E_NOMEM;
-    uint32_t i = 0;
-    for (uint32_t k = 0; k < end; k++)
         if (changed[k] && referenced[k])
-            copies[i++] = at[k];
+            plan[count++] = at[k];
     /* ascending already: the records below the final slotref were started
      * in order on its last climb (record 0 at offset 0) */
-    r->action.copies = copies;
+    r->action.copies = count ? plan : NULL;
     r->action.num_copies = count;
-    r->deletes = 1;
-    return FV_OK;
+    if (count)
+        r->deletes = 1;
 }
 
 static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
@@ -333,8 +325,18 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                         &r->action.code) != FV_OK) {
             SILF_FAIL(r->action.offset, "action code past the end of the table");
         }
-        if (plan_copies(mem, r) != FV_OK || grv_compile(mem, &r->constraint) != FV_OK ||
-            grv_compile(mem, &r->action) != FV_OK) {
+        /* the copy plan is read only while the action compiles, which
+         * places the copies in its decoded code: it lives on the stack
+         * (it was a block per rule that plans any: 769 on Awami Nastaliq,
+         * 28 KiB with their headers) */
+        uint32_t plan[GRV_NUM_CONTEXTS];
+        plan_copies(r, plan);
+        fv_status cst = grv_compile(mem, &r->constraint);
+        if (cst == FV_OK)
+            cst = grv_compile(mem, &r->action);
+        r->action.copies = NULL;
+        r->action.num_copies = 0;
+        if (cst != FV_OK) {
             st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "decoded rule code");
             goto fail;
         }
@@ -685,7 +687,6 @@ static void silf_free(fv_mem *mem, grv_silf *s)
             fv_mem_free(mem, p->state_rule_off);
             fv_mem_free(mem, p->state_rules);
             for (uint32_t k = 0; p->rules && k < p->num_rules; k++) {
-                fv_mem_free(mem, (void *)(uintptr_t)p->rules[k].action.copies);
                 grv_code_free(mem, &p->rules[k].constraint);
                 grv_code_free(mem, &p->rules[k].action);
             }
