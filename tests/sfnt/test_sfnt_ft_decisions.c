@@ -372,6 +372,46 @@ static void test_eblc_cblc_strikes(void **state)
     assert_both(&fb, REFUSED);
 }
 
+static int32_t max_x(const ttc_glyph *g)
+{
+    int32_t m = INT32_MIN;
+    for (uint32_t i = 0; i < g->num_points; i++)
+        if (g->x[i] > m)
+            m = g->x[i];
+    return m;
+}
+
+/* COMPAT(freetype), F-47: a size whose ppem rounds (in x and in y) to an
+ * EBLC strike's selects the strike, and the outlines are scaled at the
+ * strike's whole ppem, head.flags bit 3 or not (Konatu at 9.3 ppem, the
+ * hunt of 2026-11-29).  The square's right edge, 500 of 1000 units: 6 px
+ * at 12 and at 12.3 ppem (the 12 ppem strike), 6.3 px at 12.6 (13: no
+ * strike). */
+static void test_strike_size_scales_outlines(void **state)
+{
+    (void)state;
+    fb_font fb;
+    fb_minimal(&fb);
+    fb_put16(fb_find(&fb, "head"), 16, 0x0003); /* flags without bit 3 */
+    add_strike(&fb, "EBLC", "EBDT", 0x00020000);
+    size_t size;
+    uint8_t *font = fb_serialize(&fb, &size);
+    static const struct {
+        const char *ppem;
+        int32_t right;
+    } cases[] = {{"12", 384}, {"12.3", 384}, {"11.6", 384}, {"12x12.4", 384},
+                 {"12.6", 403}, {"12x13", 384}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        verdict v;
+        decide(font, size, cases[i].ppem, &v);
+        assert_true(v.ft_size && v.fv_size);
+        assert_int_equal(v.glyph[1], TTC_IDENTICAL);
+        assert_int_equal(max_x(&v.ref), cases[i].right);
+        verdict_free(&v);
+    }
+    free(font);
+}
+
 /* fb_minimal's square moved to glyph 0, glyph 1 left empty: loca (short
  * format, byte offsets / 2) is 0, `end` (the square's end), then `rest`
  * (glyph 1's end and any entries past numGlyphs + 1), or `end` again. */
@@ -597,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_eblc_cblc_strikes),
         cmocka_unit_test(test_notdef_only_beside_strikes),
         cmocka_unit_test(test_notdef_only_stays_scalable),
+        cmocka_unit_test(test_strike_size_scales_outlines),
         cmocka_unit_test(test_composite_instructions_past_the_glyph),
         cmocka_unit_test(test_composite_instructions_refused),
     };

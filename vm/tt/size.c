@@ -210,8 +210,13 @@ fv_status fv_tt_size_new(fv_tt_face *face, fv_tt_exec *exec, const fv_tt_size_re
     s->m.x_ppem = (uint16_t)((w + 32) >> 6);
     s->m.y_ppem = (uint16_t)((h + 32) >> 6);
     /* head.flags bit 3: "force ppem to integer values" — FreeType then
-     * rescales from the rounded ppem (tt_size_reset). */
-    if (sf->head.flags & 8) {
+     * rescales from the rounded ppem (tt_size_reset).
+     * COMPAT(freetype): so does a size whose ppem, rounded to whole pixels
+     * in x and in y, is a bitmap strike's: FreeType selects the strike and
+     * scales the outlines at its ppem (measured on Konatu, EBLC strikes,
+     * head.flags bit 3 clear: at 9.3 ppem FreeType's outlines are those of
+     * 9 ppem; the hunt of 2026-11-29, F-47). */
+    if ((sf->head.flags & 8) || sfnt_strike_has_ppem(sf, s->m.x_ppem, s->m.y_ppem)) {
         s->m.x_scale = fv_divfix((int64_t)s->m.x_ppem << 6, upem);
         s->m.y_scale = fv_divfix((int64_t)s->m.y_ppem << 6, upem);
     }
