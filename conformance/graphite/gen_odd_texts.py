@@ -211,16 +211,7 @@ def random_features(path, seed=1, direction="ltr", count=4):
 def write(path, out_path, seed=1, direction="ltr", longest=3000):
     """Writes the odd text to out_path unless it already holds exactly it."""
     text = "".join(line + "\n" for line in generate(path, seed, direction, 150, longest))
-    try:
-        with open(out_path, encoding="utf-8") as f:
-            if f.read() == text:
-                return out_path
-    except OSError:
-        pass
-    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
-    with open(out_path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return out_path
+    return gen_texts.write_text(out_path, text)
 
 
 def main(argv):

@@ -194,6 +194,13 @@ def generate(path, lines, seed=1, direction="ltr", max_words=10, mixed=False):
 def write(path, lines, out_path, seed=1, direction="ltr", max_words=10, mixed=False):
     """Writes the text to out_path unless it already holds exactly that."""
     text = "".join(line + "\n" for line in generate(path, lines, seed, direction, max_words, mixed))
+    return write_text(out_path, text)
+
+
+def write_text(out_path, text):
+    """Writes text to out_path unless it already holds exactly it (so a
+    rerun keeps the file's time and the runner's cache); through a
+    temporary file, so a reader never sees half a text."""
     try:
         with open(out_path, encoding="utf-8") as f:
             if f.read() == text:

@@ -10,6 +10,7 @@ A job is one invocation of a C runner:
 import fnmatch
 import glob
 import hashlib
+import importlib
 import os
 import struct
 import subprocess
@@ -682,6 +683,22 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
 GENERATED_DIR = os.path.join("build", "gen-texts")
 
 
+def _graphite_generator(name):
+    """A text generator of conformance/graphite (gen_texts, gen_odd_texts)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "graphite"))
+    return importlib.import_module(name)
+
+
+def _each_font(gr_fonts, wanted):
+    """(set name, font, set options) once per Graphite font the run wants."""
+    done = set()
+    for set_name, f, fs in gr_fonts:
+        if f in done or (wanted and not wanted(set_name, f)):
+            continue
+        done.add(f)
+        yield set_name, f, fs
+
+
 def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
     """Per Graphite font, text generated from its own cmap
     (conformance/graphite/gen_texts.py), once in each direction: lines
@@ -692,13 +709,9 @@ def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
     gr = cfg.get("graphite", {})
     q = cfg.get("quick", {}) if quick else {}
     seed = int(gr.get("generated_seed", 1))
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "graphite"))
-    import gen_texts
-    jobs, done = [], set()
-    for set_name, f, fs in gr_fonts:
-        if f in done or (wanted and not wanted(set_name, f)):
-            continue
-        done.add(f)
+    gen_texts = _graphite_generator("gen_texts")
+    jobs = []
+    for set_name, f, fs in _each_font(gr_fonts, wanted):
         fs = fs or {}
         if quick:
             n = int(q.get("graphite_generated_lines", 0))
@@ -711,17 +724,27 @@ def _generated_jobs(cfg, root, gr_fonts, wanted, quick, refs, extended=False):
         base = os.path.splitext(os.path.basename(f))[0]
         for direction in ("ltr", "rtl"):
             out = os.path.join(root, GENERATED_DIR, f"{base}-gen{n}-s{seed}-{direction}.txt")
-            try:
-                gen_texts.write(f, n, out, seed, direction)
-            except ValueError as e:
-                warn(f"no generated text for {os.path.basename(f)}: {e}")
+            if not _write_text(lambda: gen_texts.write(f, n, out, seed, direction),
+                               f, out, "generated text"):
                 break
-            except OSError as e:
-                raise ConfigError(f"cannot write generated text {out}: {e}")
             jobs.append(Job("gr", f, set_name, n * len(refs), texts=out, features="",
                             rtl=direction == "rtl", refs=refs,
                             detail_limit=int(gr.get("detail_limit", 8))))
     return jobs
+
+
+def _write_text(write, font, out, what):
+    """Runs write() (a generator's write of one text); False, with a
+    warning, when the font cannot give that text (no usable cmap), so the
+    caller skips the font; an unwritable file stops the run."""
+    try:
+        write()
+    except ValueError as e:
+        warn(f"no {what} for {os.path.basename(font)}: {e}")
+        return False
+    except OSError as e:
+        raise ConfigError(f"cannot write {what} {out}: {e}")
+    return True
 
 
 def _odd_jobs(cfg, root, gr_fonts, wanted, refs):
@@ -735,24 +758,16 @@ def _odd_jobs(cfg, root, gr_fonts, wanted, refs):
     seed = int(gr.get("generated_seed", 1))
     nfeat = int(gr.get("odd_feature_settings", 4))
     longest = int(gr.get("odd_longest_line", 3000))
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "graphite"))
-    import gen_odd_texts
-    jobs, done = [], set()
-    for set_name, f, fs in gr_fonts:
-        if f in done or (wanted and not wanted(set_name, f)):
-            continue
-        done.add(f)
+    gen_odd_texts = _graphite_generator("gen_odd_texts")
+    jobs = []
+    for set_name, f, fs in _each_font(gr_fonts, wanted):
         base = os.path.splitext(os.path.basename(f))[0]
         langs = gen_odd_texts.languages(f)
         for direction in ("ltr", "rtl"):
             out = os.path.join(root, GENERATED_DIR, f"{base}-odd{longest}-s{seed}-{direction}.txt")
-            try:
-                gen_odd_texts.write(f, out, seed, direction, longest)
-            except ValueError as e:
-                warn(f"no odd text for {os.path.basename(f)}: {e}")
+            if not _write_text(lambda: gen_odd_texts.write(f, out, seed, direction, longest),
+                               f, out, "odd text"):
                 break
-            except OSError as e:
-                raise ConfigError(f"cannot write odd text {out}: {e}")
             settings = [""] + [f"lang={lg}" for lg in langs] + \
                 gen_odd_texts.random_features(f, seed, direction, nfeat)
             lines = count_lines(out)
