@@ -26,9 +26,12 @@ void fvsynth_gr_face(fvsynth_gr *f, const fv_allocator *a)
     }
     face->num_attrs = FVSYNTH_GR_ATTRS;
     face->attrs = f->attrs;
+    face->attr_col = f->attr_col;
+    for (int k = 0; k < FVSYNTH_GR_ATTRS; k++)
+        f->attr_col[k] = (uint32_t)(k * FVSYNTH_GR_GLYPHS);
     for (int g = 0; g < FVSYNTH_GR_GLYPHS; g++)
         for (int k = 0; k < FVSYNTH_GR_ATTRS; k++)
-            f->attrs[g * FVSYNTH_GR_ATTRS + k] = (int16_t)(10 * g + k);
+            f->attrs[k * FVSYNTH_GR_GLYPHS + g] = (int16_t)(10 * g + k);
     grv_silf *s = &face->silf;
     s->num_classes = FVSYNTH_GR_CLASSES;
     s->num_linear = FVSYNTH_GR_LINEAR;

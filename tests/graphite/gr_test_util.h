@@ -18,6 +18,7 @@ typedef struct gr_fixture {
     uint16_t class_data[16];
     grv_glyph glyphs[8];
     int16_t attrs[8 * 4];
+    uint32_t attr_col[4];
     grv_feature feats[2];
     int16_t fvals[2];
     uint16_t flabels[2];
@@ -48,9 +49,12 @@ static inline void gr_fixture_init(gr_fixture *f)
     }
     face->num_attrs = 4;
     face->attrs = f->attrs;
+    face->attr_col = f->attr_col;
+    for (int a = 0; a < 4; a++)
+        f->attr_col[a] = (uint32_t)(a * 8);
     for (int g = 0; g < 8; g++)
         for (int a = 0; a < 4; a++)
-            f->attrs[g * 4 + a] = (int16_t)(10 * g + a);
+            f->attrs[a * 8 + g] = (int16_t)(10 * g + a);
     grv_silf *s = &face->silf;
     s->num_classes = 3;
     s->num_linear = 2;

@@ -195,6 +195,7 @@ void fv_gr_face_free(fv_gr_face *face)
     grv_feat_free(face);
     fv_mem_free(mem, face->glyphs);
     fv_mem_free(mem, face->attrs);
+    fv_mem_free(mem, face->attr_col);
     fv_mem_free(mem, face->attr_base);
     fv_mem_free(mem, face->attr_groups);
     fv_mem_free(mem, face->attr_values);

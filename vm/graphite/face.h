@@ -162,7 +162,8 @@ struct fv_gr_face {
     int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
     grv_glyph *glyphs;            /* num_glyphs */
     uint16_t num_attrs;           /* from Gloc */
-    int16_t *attrs;               /* num_glyphs * num_attrs, dense; NULL when sparse */
+    int16_t *attrs;               /* dense by attribute (glat.c make_columns); NULL when sparse */
+    uint32_t *attr_col;           /* num_attrs: where attribute a's num_glyphs values start in attrs */
     /* Large tables sparse instead (glat.c make_sparse): per glyph, where its
      * values start, and per 16 attributes a mask of the non-zero ones (low
      * 16 bits) and how many of the glyph's values come before (high 16). */
