@@ -215,8 +215,7 @@ static uint32_t find_pseudo(const grv_silf *silf, uint32_t u)
     return 0;
 }
 
-/* The characters and the feature values are one block (seg->chars). */
-/* The character block holds the characters, the feature values and, at
+/* The character block (seg->chars) holds the characters, the feature values and, at
  * this offset, room for fv_gr_shape's result header (a few dozen bytes, so
  * that the result needs no block of its own: fv_gr_shape). */
 static size_t result_head_at(size_t nchars, uint32_t num_features)

@@ -359,6 +359,17 @@ static fv_status make_sparse(fv_gr_face *face, fv_error *err)
     return FV_OK;
 }
 
+/* Whether attribute a is 0 for every glyph in the glyph-major table
+ * make_columns starts from. */
+static int attr_zero_everywhere(const fv_gr_face *face, uint32_t a)
+{
+    const uint32_t na = face->num_attrs;
+    for (uint32_t g = 0; g < face->num_glyphs; g++)
+        if (face->attrs[(size_t)g * na + a] != 0)
+            return 0;
+    return 1;
+}
+
 /* The dense table by attribute (fv_gr_face.attr_col): half the
  * attributes of Annapurna and Padauk are zero for every glyph (56 of 121,
  * 52 of 88); they all share one column of zeros, the rest get one each.
@@ -370,12 +381,8 @@ static fv_status make_columns(fv_gr_face *face, fv_error *err)
     if (!face->attrs)
         return FV_OK;
     uint32_t used = 0;
-    for (uint32_t a = 0; a < na; a++) {
-        uint32_t g = 0;
-        while (g < ng && face->attrs[(size_t)g * na + a] == 0)
-            g++;
-        used += g < ng;
-    }
+    for (uint32_t a = 0; a < na; a++)
+        used += !attr_zero_everywhere(face, a);
     size_t cells = (size_t)(used + 1) * ng; /* + the shared column of zeros */
     uint32_t *col = fv_mem_array(face->mem, na ? na : 1, sizeof(uint32_t));
     int16_t *cols = fv_mem_array(face->mem, cells ? cells : 1, sizeof(int16_t));
@@ -387,14 +394,11 @@ static fv_status make_columns(fv_gr_face *face, fv_error *err)
     memset(cols, 0, (cells ? cells : 1) * sizeof(int16_t));
     uint32_t next = 1; /* column 0: the zeros */
     for (uint32_t a = 0; a < na; a++) {
-        uint32_t g = 0;
-        while (g < ng && face->attrs[(size_t)g * na + a] == 0)
-            g++;
         col[a] = 0;
-        if (g == ng)
+        if (attr_zero_everywhere(face, a))
             continue;
         col[a] = next++ * ng; /* cells <= (na + 1) * ng: fits, na <= 0x3000, ng <= 65535 */
-        for (g = 0; g < ng; g++)
+        for (uint32_t g = 0; g < ng; g++)
             cols[col[a] + g] = face->attrs[(size_t)g * na + a];
     }
     fv_mem_free(face->mem, face->attrs);

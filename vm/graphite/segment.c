@@ -125,7 +125,7 @@ fv_status grv_link_status(const grv_seg *seg, fv_error *err)
 
 /* Grows the full pool.  The growth holds the old pool and the new one at
  * once, which is the segment's peak when it grows at all, so the first
- * growth past the text's reservation (fv_gr_shape: an eighth more and 16)
+ * growth past the text's reservation (face.c pool_reservation)
  * adds half: Awami Nastaliq, whose lines grow most in the corpus, needs at
  * most 1.81 times its text (urdu.txt line 2: 131 slots for 95 characters;
  * four-fold held 610 slots at once, half again 321).  Later growths are
