@@ -198,6 +198,33 @@ static uint32_t f4_next(const format4 *t, uint32_t c, uint32_t *seg)
     return i + 1 >= t->n ? 0xFFFF : f4_start(t, i + 1);
 }
 
+/* Pages of the BMP map: 256 code points each; the compact map keeps only
+ * pages with a glyph, behind a page index (page 0 of the compact map is
+ * the shared empty one). */
+#define BMP_PAGES 256u
+#define PAGE_SIZE 256u
+
+/* The whole BMP map while it is built: a page is zeroed when first given a
+ * glyph and only live pages are ever read, so a font mapping a few pages
+ * costs a few pages of work, not 65,536 code points (fvfuzz's gr_font
+ * spent more time here than in the rest of the face). */
+typedef struct {
+    uint16_t *words;          /* BMP_PAGES * PAGE_SIZE, live pages only valid */
+    uint8_t live[BMP_PAGES];  /* 1: the page has been zeroed and written */
+} bmp_scratch;
+
+static void bmp_put(bmp_scratch *m, uint32_t c, uint16_t g)
+{
+    uint16_t *page = m->words + (size_t)(c >> 8) * PAGE_SIZE;
+    if (!m->live[c >> 8]) {
+        if (g == 0)
+            return; /* a page never written is all zeros already */
+        memset(page, 0, PAGE_SIZE * sizeof(uint16_t));
+        m->live[c >> 8] = 1;
+    }
+    page[c & 0xFF] = g;
+}
+
 /* Writes the BMP subtable's answers into map as graphite2's cmap cache
  * does: it walks the code points from the first segment's start with
  * f4_next and asks each for its glyph, through the segment the walk is in
@@ -207,14 +234,14 @@ static uint32_t f4_next(const format4 *t, uint32_t c, uint32_t *seg)
  * never asked (measured: fuzz/FINDINGS.md F-33, a first segment
  * U+0020..U+4020 before one U+0061..U+0063 leaves 'a' to the second and
  * U+0300 unmapped). */
-static void fill_format4(const format4 *t, uint16_t *map)
+static void fill_format4(const format4 *t, bmp_scratch *map)
 {
     uint32_t seg = 0, furthest = 0;
     uint32_t c = f4_start(t, 0);
     /* each pass moves `furthest` on by one at least: at most 65,535 passes */
     while (c < 0xFFFF) {
         uint32_t via = seg ? seg : f4_search(t, c);
-        map[c] = via < t->n ? f4_glyph(t, via, c) : 0;
+        bmp_put(map, c, via < t->n ? f4_glyph(t, via, c) : 0);
         if (c <= furthest)
             c = furthest + 1;
         furthest = c;
@@ -222,24 +249,20 @@ static void fill_format4(const format4 *t, uint16_t *map)
     }
 }
 
-/* Pages of the BMP map: 256 code points each; the compact map keeps only
- * pages with a glyph, behind a page index (page 0 of the compact map is
- * the shared empty one). */
-#define BMP_PAGES 256u
-#define PAGE_SIZE 256u
-
-/* face->cmap_bmp from the full map: the page index, then the empty page,
+/* face->cmap_bmp from the built map: the page index, then the empty page,
  * then every page holding a glyph. */
-static fv_status compact_bmp(fv_gr_face *face, const uint16_t *full, fv_error *err)
+static fv_status compact_bmp(fv_gr_face *face, const bmp_scratch *full, fv_error *err)
 {
     uint32_t used = 0;
     uint16_t index[BMP_PAGES];
     for (uint32_t p = 0; p < BMP_PAGES; p++) {
-        const uint16_t *page = full + p * PAGE_SIZE;
+        const uint16_t *page = full->words + p * PAGE_SIZE;
         uint32_t k = 0;
-        while (k < PAGE_SIZE && page[k] == 0)
+        /* a live page may still be all zeros: the BMP walk unmaps what the
+         * SMP subtable mapped */
+        while (full->live[p] && k < PAGE_SIZE && page[k] == 0)
             k++;
-        index[p] = k < PAGE_SIZE ? (uint16_t)++used : 0;
+        index[p] = full->live[p] && k < PAGE_SIZE ? (uint16_t)++used : 0;
     }
     size_t words = BMP_PAGES + (size_t)(used + 1) * PAGE_SIZE;
     uint16_t *map = fv_mem_array(face->mem, words, sizeof(uint16_t));
@@ -249,7 +272,7 @@ static fv_status compact_bmp(fv_gr_face *face, const uint16_t *full, fv_error *e
     memset(map + BMP_PAGES, 0, PAGE_SIZE * sizeof(uint16_t));
     for (uint32_t p = 0; p < BMP_PAGES; p++)
         if (index[p])
-            memcpy(map + BMP_PAGES + (size_t)index[p] * PAGE_SIZE, full + p * PAGE_SIZE,
+            memcpy(map + BMP_PAGES + (size_t)index[p] * PAGE_SIZE, full->words + p * PAGE_SIZE,
                    PAGE_SIZE * sizeof(uint16_t));
     face->cmap_bmp = map;
     return FV_OK;
@@ -262,10 +285,11 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
     static const uint16_t smp_ids[][2] = {{3, 10}, {0, 4}};
     /* built whole, then kept compact: what the face holds is the pages in
      * use (issue 20: the whole map was 128 KiB of every face) */
-    uint16_t *full = fv_mem_array(face->mem, 0x10000, sizeof(uint16_t));
-    if (!full)
+    bmp_scratch full;
+    full.words = fv_mem_array(face->mem, 0x10000, sizeof(uint16_t));
+    if (!full.words)
         return sfnt_fail(err, FV_E_NOMEM, FV_TAG('c', 'm', 'a', 'p'), 0, "character map");
-    memset(full, 0, 0x10000 * sizeof(uint16_t));
+    memset(full.live, 0, sizeof full.live);
     face->cmap_smp.data = NULL;
     face->cmap_smp.len = 0;
     face->cmap_smp_groups = 0;
@@ -293,7 +317,7 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
             if (seen[c >> 3] & (1u << (c & 7)))
                 continue;
             seen[c >> 3] |= (uint8_t)(1u << (c & 7));
-            full[c] = (uint16_t)(g + (c - lo));
+            bmp_put(&full, c, (uint16_t)(g + (c - lo)));
         }
     }
     for (size_t k = 0; k < sizeof bmp_ids / sizeof bmp_ids[0]; k++) {
@@ -301,12 +325,12 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
         t.n = format4_segments(t.s);
         if (t.n) {
             (void)fv_rd_u16(t.s, 2, &t.len);
-            fill_format4(&t, full);
+            fill_format4(&t, &full);
             break;
         }
     }
-    fv_status st = compact_bmp(face, full, err);
-    fv_mem_free(face->mem, full);
+    fv_status st = compact_bmp(face, &full, err);
+    fv_mem_free(face->mem, full.words);
     return st;
 }
 
