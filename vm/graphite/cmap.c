@@ -286,7 +286,8 @@ fv_status grv_cmap_load(fv_gr_face *face, fv_error *err)
     /* built whole, then kept compact: what the face holds is the pages in
      * use (issue 20: the whole map was 128 KiB of every face) */
     bmp_scratch full;
-    full.words = fv_mem_array(face->mem, 0x10000, sizeof(uint16_t));
+    /* not cleared: bmp_put zeroes a page when it first gets a glyph */
+    full.words = fv_mem_alloc(face->mem, 0x10000 * sizeof(uint16_t));
     if (!full.words)
         return sfnt_fail(err, FV_E_NOMEM, FV_TAG('c', 'm', 'a', 'p'), 0, "character map");
     memset(full.live, 0, sizeof full.live);

@@ -117,11 +117,12 @@ static fv_status fit_subboxes(fv_gr_face *face, uint32_t cap, fv_error *err)
 }
 
 static fv_status make_sparse(fv_gr_face *face, fv_error *err);
-static fv_status make_columns(fv_gr_face *face, fv_error *err);
+static fv_status make_columns(fv_gr_face *face, const uint8_t *in_use, fv_error *err);
 
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
     fv_status st = FV_OK;
+    uint8_t *in_use = NULL; /* in_use[a]: some glyph has a non-zero attribute a */
     {
         /* COMPAT(graphite2): pseudo glyphs past maxp's count keep their
          * attributes when Gloc lists them; the face covers both. */
@@ -202,8 +203,11 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
     face->num_attrs = nattrs;
     size_t total = (size_t)face->num_glyphs * nattrs;
     face->attrs = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
-    if (!face->attrs)
+    in_use = fv_mem_array(face->mem, nattrs, 1);
+    if (!face->attrs || !in_use) {
+        fv_mem_free(face->mem, in_use);
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
+    }
     for (uint32_t g = 0; g < face->num_glyphs && (int64_t)g < nentries; g++) {
         uint32_t a, e;
         uint64_t lo = 8 + (uint64_t)g * esz;
@@ -287,8 +291,10 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 if (++nonzero > nattrs)
                     GLAT_FAIL(SFNT_TAG_Glat, a + v, "more non-zero attribute values than numAttribs");
                 last_key = key;
-                if (key < nattrs)
+                if (key < nattrs) {
                     dst[key] = val;
+                    in_use[key] = 1;
+                }
             }
             n++;
             v += 2;
@@ -300,12 +306,12 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         }
     }
     st = fit_subboxes(face, sub_cap, err);
-    if (st != FV_OK)
-        return st;
-    st = make_sparse(face, err);
     if (st == FV_OK)
-        st = make_columns(face, err);
+        st = make_sparse(face, err);
+    if (st == FV_OK)
+        st = make_columns(face, in_use, err);
 done:
+    fv_mem_free(face->mem, in_use);
     return st;
 }
 
@@ -359,43 +365,35 @@ static fv_status make_sparse(fv_gr_face *face, fv_error *err)
     return FV_OK;
 }
 
-/* Whether attribute a is 0 for every glyph in the glyph-major table
- * make_columns starts from. */
-static int attr_zero_everywhere(const fv_gr_face *face, uint32_t a)
-{
-    const uint32_t na = face->num_attrs;
-    for (uint32_t g = 0; g < face->num_glyphs; g++)
-        if (face->attrs[(size_t)g * na + a] != 0)
-            return 0;
-    return 1;
-}
-
 /* The dense table by attribute (fv_gr_face.attr_col): half the
  * attributes of Annapurna and Padauk are zero for every glyph (56 of 121,
  * 52 of 88); they all share one column of zeros, the rest get one each.
  * A lookup costs the same loads as before, the column's start then the
- * value, and no branch. */
-static fv_status make_columns(fv_gr_face *face, fv_error *err)
+ * value, and no branch.  in_use comes from the Glat walk, so no column is
+ * scanned to find it zero (that scan, strided through the glyph-major
+ * table twice, was most of grv_glat_load on Harmattan). */
+static fv_status make_columns(fv_gr_face *face, const uint8_t *in_use, fv_error *err)
 {
     const uint32_t na = face->num_attrs, ng = face->num_glyphs;
     if (!face->attrs)
         return FV_OK;
     uint32_t used = 0;
     for (uint32_t a = 0; a < na; a++)
-        used += !attr_zero_everywhere(face, a);
+        used += in_use[a];
     size_t cells = (size_t)(used + 1) * ng; /* + the shared column of zeros */
     uint32_t *col = fv_mem_array(face->mem, na ? na : 1, sizeof(uint32_t));
-    int16_t *cols = fv_mem_array(face->mem, cells ? cells : 1, sizeof(int16_t));
+    /* not cleared beyond column 0: every other column is written whole */
+    int16_t *cols = fv_mem_alloc(face->mem, (cells ? cells : 1) * sizeof(int16_t));
     if (!col || !cols) {
         fv_mem_free(face->mem, col);
         fv_mem_free(face->mem, cols);
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
     }
-    memset(cols, 0, (cells ? cells : 1) * sizeof(int16_t));
+    memset(cols, 0, (ng ? ng : 1) * sizeof(int16_t));
     uint32_t next = 1; /* column 0: the zeros */
     for (uint32_t a = 0; a < na; a++) {
         col[a] = 0;
-        if (attr_zero_everywhere(face, a))
+        if (!in_use[a])
             continue;
         col[a] = next++ * ng; /* cells <= (na + 1) * ng: fits, na <= 0x3000, ng <= 65535 */
         for (uint32_t g = 0; g < ng; g++)
