@@ -56,6 +56,10 @@ class Job:
             base += ext if ext.lower() in (".woff", ".woff2") else ""
             face = f"#{self.face}" if self.face else ""
             loc = "@" + self.location.replace("=", "").replace(",", "+") if self.location else ""
+            if len(loc) > 96:
+                # a design location on many axes (Roboto Flex has 13) would
+                # make a record file's name too long: its hash names it
+                loc = "@loc" + hashlib.sha256(self.location.encode()).hexdigest()[:12]
             return f"tt-{base}{face}-{self.mode}{loc}"
         text = os.path.splitext(os.path.basename(self.texts))[0]
         feat = ("-" + self.features.replace("=", "").replace(",", "+")) if self.features else ""
@@ -492,16 +496,24 @@ def _tt_set_files(root, fs, fontsource_sets):
     return files, None
 
 
-def _tt_locations(fs, path, face_tables, data):
+def _tt_locations(fs, path, face_tables, data, random_locations=None):
     """The locations of a variable font set for one face ([""] without a
-    `locations` list: the font as opened)."""
+    `locations` list: the font as opened).  `random_locations` (N, SEED)
+    replaces the list of every face with an fvar, in any set or none, by N
+    seeded design locations (locations.py's design-random)."""
     items = _as_list(fs.get("locations")) if fs else []
+    if random_locations and "fvar" in face_tables:
+        items = ["design-random:%d:%d" % random_locations]
     if not items:
         return [""]
     import locations
     tags, instances = locations.fvar_axes(data, face_tables.get("fvar"))
+    if random_locations and not tags:
+        return [""]   # an fvar fontvm and FreeType will not use: the font as opened
+    ranges = locations.fvar_ranges(data, face_tables.get("fvar"))
+    points = locations.avar_points(data, face_tables.get("avar"), len(tags))
     try:
-        return locations.expand(items, tags, instances, os.path.basename(path))
+        return locations.expand(items, tags, instances, os.path.basename(path), ranges, points)
     except locations.LocationError as e:
         raise ConfigError(f"font set {fs.get('name')}: {e}")
 
@@ -534,7 +546,7 @@ def _web_fonts(cfg, root, wanted):
 
 def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
                paths=None, engines=("tt", "gr"), extended=False, fontsource_sets=False, web=False,
-               odd_texts=False):
+               odd_texts=False, random_locations=None):
     """The job list, largest first.  `fonts` filters font sets/files,
     `paths` (fonts or folders) replaces the configured font sets, and so
     does `extended` (every font of the [extended] packages).  A TrueType
@@ -545,7 +557,9 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
     its TrueType sets' fonts as WOFF and WOFF2 ([web] flavors, sizes,
     modes and locations), each face's first job checking the decoded tables
     against the original (`original`).  `odd_texts` adds, per Graphite
-    font, the odd-text jobs of _odd_jobs."""
+    font, the odd-text jobs of _odd_jobs.  `random_locations` (N, SEED):
+    every face with an fvar at N seeded design locations instead of its
+    set's list (_tt_locations)."""
     tt = cfg.get("truetype", {})
     gr = cfg.get("graphite", {})
     q = cfg.get("quick", {}) if quick else cfg.get("extended", {}) if extended else \
@@ -631,7 +645,7 @@ def build_jobs(cfg, root, *, quick=False, fonts=None, sizes=None, modes=None,
             for face, ng in enumerate(info.glyphs or [0]):
                 cost = tt_case_cost(info, data, face)
                 tables = info.faces[face] if face < len(info.faces) else {}
-                for li, loc in enumerate(_tt_locations(fs, f, tables, data)):
+                for li, loc in enumerate(_tt_locations(fs, f, tables, data, random_locations)):
                     for mi, m in enumerate(tt_modes):
                         jobs.append(Job("tt", f, set_name, max(1, ng) * len(set_sizes), face=face,
                                         sizes=list(set_sizes), mode=m, location=loc,

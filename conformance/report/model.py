@@ -26,7 +26,7 @@ EXAMPLES_PER_GROUP = 6
 STATUSES = ("different", "error_fontvm_only", "error_ref_only", "error_both", "hardening_limit")
 STATUS_CODE = {"different": "d", "error_fontvm_only": "f", "error_ref_only": "r", "error_both": "b",
                "hardening_limit": "h"}
-LOAD_STAGES = ("face", "size")
+LOAD_STAGES = ("face", "size", "location")
 # The statuses that are differences: a case with one of them is either
 # explained by an entry of conformance/known.toml (known) or not (unknown).
 # error_both is agreement (both engines refuse), hardening_limit its own class.

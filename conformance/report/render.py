@@ -671,7 +671,8 @@ def html(rep, m):
     loads = rep.get("load_decisions") or {}
     if any(loads.values()):
         parts = []
-        for stage, label in (("face", "opens the face"), ("size", "sets the size up")):
+        for stage, label in (("face", "opens the face"), ("size", "sets the size up"),
+                             ("location", "normalizes the design location")):
             c = loads.get(stage) or {}
             n = sum(c.values())
             alike = c.get("identical", 0) + c.get("error_both", 0)   # both refuse: agreed

@@ -555,6 +555,13 @@ def main(argv=None):
                     help="also, per Graphite font and direction, odd text (conformance/graphite/gen_odd_texts.py: "
                          "bidi controls, joiners, unassigned code points, mark stacks, long lines) with the "
                          "defaults, each Sill language and seeded random feature values")
+    ap.add_argument("--random-locations", type=int, metavar="N",
+                    help="every variable font (any face with an fvar: corpus, --fontsource, --web, --extended or "
+                         "the fonts given) at N seeded locations in design coordinates instead of its set's list: "
+                         "each engine normalizes them (FT_Set_Var_Design_Coordinates; fvar ranges, avar), and the "
+                         "normalized coordinates are compared too (conformance/report/locations.py, "
+                         "design-random); exit 1 on any unknown difference")
+    ap.add_argument("--seed", type=int, default=1, help="the seed of --random-locations (default 1)")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
     ap.add_argument("--odd-sizes", action="store_true",
@@ -644,7 +651,9 @@ def main(argv=None):
                                      if a.odd_sizes else None,
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,
                                      paths=a.paths or None, engines=engines,
-                                     fontsource_sets=a.fontsource, web=a.web, odd_texts=a.odd_texts)
+                                     fontsource_sets=a.fontsource, web=a.web, odd_texts=a.odd_texts,
+                                     random_locations=(a.random_locations, a.seed)
+                                     if a.random_locations else None)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")
             shard_meta = None
@@ -728,6 +737,10 @@ def main(argv=None):
             f"and {os.path.relpath(out)}/logs")
     if m.interrupted:
         say("the run was interrupted: the report is partial")
+    if a.random_locations and not a.replay and not a.merge:
+        loc_rc = print_locations(m, rep)
+        if check_result is None and not a.web:
+            return 3 if failed or m.interrupted else loc_rc
     if a.web and not a.replay and not a.merge:
         web_rc = print_web(m, jobs)
         if failed or m.interrupted:
@@ -749,6 +762,22 @@ def main(argv=None):
     if crashed or m.interrupted:
         rc = rc or 3
     return rc
+
+
+def print_locations(m, rep):
+    """--random-locations' verdict: how the design locations were
+    normalized and the outlines at them; 1 on an unknown difference or a
+    location decision that does not agree, else 0."""
+    loc = m.load_totals().get("location", {})
+    n = sum(loc.values())
+    same = loc.get("identical", 0)
+    configs = [k for k in m.configs if k[0] == "tt" and k[5].startswith("design:")]
+    fonts = {(k[1], k[2]) for k in configs}
+    unknown = rep["totals"].get("unknown", 0)
+    print(f"design locations: {len(configs):,} TrueType configurations of {len(fonts):,} faces; normalized "
+          f"coordinates identical to "
+          f"FreeType 2.12.1's in {same:,} of {n:,}; unknown differences in the run: {unknown:,}")
+    return 0 if same == n and unknown == 0 else 1
 
 
 def print_web(m, jobs):

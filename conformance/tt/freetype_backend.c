@@ -60,6 +60,7 @@ struct ttc_ft {
     char name[160];
     FT_Fixed coords[TTC_MAX_AXES]; /* the location, for every set_size */
     uint32_t num_coords;
+    int design;                    /* coords are design coordinates */
     int varied[TTC_FT_VERSIONS];   /* coordinates were set on face[v] */
 };
 
@@ -221,10 +222,14 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
         if (mm)
             FT_Done_MM_Var(ft->lib[v], mm);
         memcpy(all, ft->coords, ft->num_coords * sizeof(FT_Fixed));
+        /* Design coordinates go through FreeType's own normalization and
+         * avar mapping, which ttc_ft_blend_coords reads back. */
         if (e == 0)
-            e = FT_Set_Var_Blend_Coordinates(ft->face[v], na, all);
+            e = ft->design ? FT_Set_Var_Design_Coordinates(ft->face[v], na, all)
+                           : FT_Set_Var_Blend_Coordinates(ft->face[v], na, all);
         if (e) {
-            snprintf(ft->size_error, sizeof ft->size_error, "FT_Set_Var_Blend_Coordinates: %s",
+            snprintf(ft->size_error, sizeof ft->size_error, "%s: %s",
+                     ft->design ? "FT_Set_Var_Design_Coordinates" : "FT_Set_Var_Blend_Coordinates",
                      ft_error_name(e));
             goto fail;
         }
@@ -266,6 +271,28 @@ int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *err
     for (uint32_t i = 0; i < n; i++)
         ft->coords[i] = coords[i];
     ft->num_coords = n;
+    ft->design = 0;
+    return 0;
+}
+
+int ttc_ft_set_design_location(ttc_ft *ft, const int32_t *design, uint32_t n, char *errbuf,
+                               size_t errsize)
+{
+    if (ttc_ft_set_location(ft, design, n, errbuf, errsize) != 0)
+        return -1;
+    ft->design = n > 0;
+    return 0;
+}
+
+int ttc_ft_blend_coords(const ttc_ft *ft, int32_t *out, uint32_t n)
+{
+    if (!ft->size_ok || !ft->face[ft->cur] || n > TTC_MAX_AXES)
+        return -1;
+    FT_Fixed got[TTC_MAX_AXES];
+    if (FT_Get_Var_Blend_Coordinates(ft->face[ft->cur], n, got) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = (int32_t)got[i];
     return 0;
 }
 

@@ -5,13 +5,15 @@
  *   fvconform-tt --font PATH [--face N] [--sizes 6,7,10.5,12x16]
  *                [--modes v35,v40,v40-mono,v40-lcd] [--glyphs all|A-B|G]
  *                [--detail-limit N] [--pedantic] [--no-culprit]
- *                [--location wght=0.42,wdth=-1 | --location instance=N]
+ *                [--location wght=0.42,wdth=-1 | --location instance=N |
+ *                 --location design:wght=432.5,wdth=87]
  *                [--original PATH]
  *
  * One process handles one font on one core; scripts/conform runs one per
  * font in parallel.  The load decisions (does each engine open the face,
  * set each size up) are compared like outlines: a tt_load record per
- * configuration and stage.  With --original (the sfnt a .woff/.woff2 was
+ * configuration and stage; with a design location also the normalized
+ * coordinates each engine made of it (stage "location").  With --original (the sfnt a .woff/.woff2 was
  * made from; scripts/conform --web) a tt_tables record first says whether
  * fontvm decoded the face's tables to the original's (web_tables.h).
  * Exit status: 0 when it ran (whatever it found,
@@ -52,6 +54,17 @@ typedef struct options {
     const char *location;  /* as given, or NULL: the font as opened */
     const char *original;  /* --original: the sfnt the web font was made from */
 } options;
+
+static json_t *record_start(const char *type, const options *o, const char *size_label,
+                            fv_tt_mode mode);
+
+/* A design location's normalized coordinates as fontvm made them, for the
+ * "location" decision of every configuration. */
+typedef struct design_location {
+    int on;
+    uint32_t num_axes;
+    int32_t fontvm[TTC_MAX_AXES];
+} design_location;
 
 static double now_s(void)
 {
@@ -143,8 +156,14 @@ static int parse_glyphs(const char *s, options *o)
 /* --location: normalized coordinates by axis tag ("wght=0.42,wdth=-1",
  * other axes at 0; 16.16 rounded from the decimal) or a named instance
  * ("instance=N", 1-based, normalized by fontvm/var.h as
- * FT_Set_Named_Instance does), for both engines.  -1 with a message. */
-static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, size_t size)
+ * FT_Set_Named_Instance does), for both engines; or design coordinates
+ * ("design:wght=432.5,wdth=87", other axes at their default, any value:
+ * out-of-range ones are clamped), which each engine normalizes itself:
+ * FreeType through FT_Set_Var_Design_Coordinates, fontvm through
+ * fv_font_var_from_design (dl receives fontvm's result).  -1 with a
+ * message. */
+static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, design_location *dl, char *msg,
+                        size_t size)
 {
     fv_font *font = fv ? ttc_fv_font(fv) : NULL;
     uint32_t na = font ? fv_font_var_axis_count(font) : 0;
@@ -160,8 +179,20 @@ static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, siz
         return -1;
     }
     strcpy(buf, o->location);
+    const char *design_prefix = "design:";
+    int design = strncmp(buf, design_prefix, strlen(design_prefix)) == 0;
+    int32_t design_coords[TTC_MAX_AXES] = {0};
+    for (uint32_t i = 0; design && i < na; i++) {
+        fv_var_axis a;
+        if (fv_font_var_axis(font, i, &a) != FV_OK) {
+            snprintf(msg, size, "--location: axis %u of the font cannot be read", i);
+            return -1;
+        }
+        design_coords[i] = a.def;
+    }
     char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *list = design ? buf + strlen(design_prefix) : buf;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         char *end = NULL;
         if (eq)
@@ -171,7 +202,7 @@ static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, siz
             snprintf(msg, size, "--location: expected TAG=N,... or instance=N, not '%s'", o->location);
             return -1;
         }
-        if (strcmp(tok, "instance") == 0) {
+        if (!design && strcmp(tok, "instance") == 0) {
             if (v < 0 || v != (double)(uint32_t)v ||
                 fv_font_var_from_instance(font, (uint32_t)v, coords, &err) != FV_OK) {
                 snprintf(msg, size, "--location: no named instance %s", eq + 1);
@@ -181,8 +212,11 @@ static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, siz
         }
         uint32_t tag, i = 0;
         fv_var_axis a;
-        if (fv_var_tag_parse(tok, &tag) != 0 || v < -1.0 || v > 1.0) {
-            snprintf(msg, size, "--location: '%s=%s' is not an axis tag with a value in -1..1", tok, eq + 1);
+        /* Design values: anything 16.16 holds (the engines clamp). */
+        double lo = design ? -32768.0 : -1.0, hi = design ? 32767.0 : 1.0;
+        if (fv_var_tag_parse(tok, &tag) != 0 || !(v >= lo && v <= hi)) {
+            snprintf(msg, size, "--location: '%s=%s' is not an axis tag with a value in %g..%g", tok,
+                     eq + 1, lo, hi);
             return -1;
         }
         while (i < na && fv_font_var_axis(font, i, &a) == FV_OK && a.tag != tag)
@@ -191,15 +225,67 @@ static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, char *msg, siz
             snprintf(msg, size, "--location: the font has no axis '%s'", tok);
             return -1;
         }
-        coords[i] = (int32_t)(v * 65536.0 + (v < 0 ? -0.5 : 0.5));
+        int32_t fixed = (int32_t)(v * 65536.0 + (v < 0 ? -0.5 : 0.5));
+        if (design)
+            design_coords[i] = fixed;
+        else
+            coords[i] = fixed;
     }
     char errbuf[160] = "";
-    if (ttc_ft_set_location(ft, coords, na, errbuf, sizeof errbuf) != 0 ||
+    if (design) {
+        if (fv_font_var_from_design(font, design_coords, na, coords, &err) != FV_OK) {
+            fv_error_format(&err, errbuf, sizeof errbuf);
+            snprintf(msg, size, "--location: fontvm refused the design coordinates: %s", errbuf);
+            return -1;
+        }
+        dl->on = 1;
+        dl->num_axes = na;
+        memcpy(dl->fontvm, coords, na * sizeof coords[0]);
+    }
+    if ((design ? ttc_ft_set_design_location(ft, design_coords, na, errbuf, sizeof errbuf)
+                : ttc_ft_set_location(ft, coords, na, errbuf, sizeof errbuf)) != 0 ||
         ttc_fv_set_location(fv, coords, na) != 0) {
         snprintf(msg, size, "--location: %s", errbuf);
         return -1;
     }
     return 0;
+}
+
+/* "0.5,-0.25,0": the 16.16 values as exact decimals (%.10g holds every
+ * multiple of 1/65536 in -1..1), so a difference of one unit shows. */
+static void coords_text(const int32_t *c, uint32_t n, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n && at < size; i++) {
+        int w = snprintf(buf + at, size - at, "%s%.10g", i ? "," : "", c[i] / 65536.0);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+}
+
+/* The "location" decision of a design location in one configuration: the
+ * normalized coordinates FreeType holds after setting the size against
+ * fontvm's.  Identical, or "different" with both vectors as the errors. */
+static void emit_location_decision(const options *o, const char *size_label, fv_tt_mode mode,
+                                   const design_location *dl, const ttc_ft *ft, int ft_size_failed)
+{
+    int32_t ref[TTC_MAX_AXES];
+    char ref_text[1024], fv_text[1024];
+    coords_text(dl->fontvm, dl->num_axes, fv_text, sizeof fv_text);
+    int have_ref = !ft_size_failed && ttc_ft_blend_coords(ft, ref, dl->num_axes) == 0;
+    if (have_ref)
+        coords_text(ref, dl->num_axes, ref_text, sizeof ref_text);
+    else
+        snprintf(ref_text, sizeof ref_text, "no normalized coordinates (size not set)");
+    int same = have_ref && memcmp(ref, dl->fontvm, dl->num_axes * sizeof ref[0]) == 0;
+    json_t *r = record_start("tt_load", o, size_label, mode);
+    json_object_set_new(r, "stage", json_string("location"));
+    json_object_set_new(r, "status", json_string(same ? "identical" : "different"));
+    json_object_set_new(r, "ref_error", same ? json_null() : json_string(ref_text));
+    json_object_set_new(r, "fontvm_error", same ? json_null() : json_string(fv_text));
+    emit(r);
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -450,7 +536,8 @@ int main(int argc, char **argv)
     }
 
     char location_error[512];
-    if (o.location && set_location(&o, ft, fv, location_error, sizeof location_error) != 0) {
+    design_location dl = {0};
+    if (o.location && set_location(&o, ft, fv, &dl, location_error, sizeof location_error) != 0) {
         fvc_emit_error(location_error);
         ttc_fv_close(fv);
         ttc_ft_close(ft);
@@ -490,6 +577,8 @@ int main(int argc, char **argv)
             if (!fv_open_error[0])
                 emit_decision(&o, sz->label, mode, "size", ft_size_failed ? errbuf : NULL,
                               fv_size_failed ? ttc_fv_size_error(fv) : NULL);
+            if (dl.on)
+                emit_location_decision(&o, sz->label, mode, &dl, ft, ft_size_failed);
             for (uint64_t k = 0; k < per_config; k++) {
                 uint32_t gid = first + (uint32_t)k;
                 ta = now_s();

@@ -88,6 +88,15 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
 #define TTC_MAX_AXES 64
 int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *errbuf,
                         size_t errsize);
+/* The same with n design coordinates (16.16 axis units, every axis), set
+ * with FT_Set_Var_Design_Coordinates: FreeType clamps, normalizes and maps
+ * them through avar itself. */
+int ttc_ft_set_design_location(ttc_ft *ft, const int32_t *design, uint32_t n, char *errbuf,
+                               size_t errsize);
+/* The normalized coordinates FreeType holds after the last successful
+ * ttc_ft_set_size (FT_Get_Var_Blend_Coordinates), n of them.  Returns 0,
+ * or -1 when there is no size or FreeType has no variation state. */
+int ttc_ft_blend_coords(const ttc_ft *ft, int32_t *out, uint32_t n);
 /* FT_Load_Glyph(gid, FT_LOAD_NO_AUTOHINT | FT_LOAD_NO_BITMAP | target
  * [| FT_LOAD_PEDANTIC]) and copies the outline and advance. */
 void ttc_ft_load(ttc_ft *ft, uint32_t gid, ttc_glyph *out);

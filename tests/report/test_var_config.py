@@ -200,6 +200,68 @@ class Jobs(unittest.TestCase):
             self.assertTrue(j.font.startswith(os.path.join(root, "build", "web-fonts", "web")))
 
 
+class DesignLocations(unittest.TestCase):
+    """--random-locations: seeded design coordinates (locations.py's
+    design-random), read from fvar's ranges and avar's segment points."""
+
+    def karla(self, n, seed):
+        info, data = config.font_info(KARLA)
+        t = info.faces[0]
+        tags, instances = locations.fvar_axes(data, t.get("fvar"))
+        ranges = locations.fvar_ranges(data, t.get("fvar"))
+        points = locations.avar_points(data, t.get("avar"), len(tags))
+        return locations.expand([f"design-random:{n}:{seed}"], tags, instances, "Karla[wght].ttf",
+                                ranges, points), ranges, points
+
+    @staticmethod
+    def fixed(spelling):
+        return round(float(spelling.split("=")[1]) * 65536)
+
+    def test_fvar_ranges_and_avar_points(self):
+        _, ranges, points = self.karla(0, 1)
+        self.assertEqual(ranges, [(200 * 65536, 400 * 65536, 800 * 65536)])
+        self.assertEqual(points[0][0], -1.0)
+        self.assertEqual(points[0][-1], 1.0)
+        self.assertGreater(len(points[0]), 3)   # Karla's avar has inner points
+
+    def test_seeded_and_reproducible(self):
+        a, _, _ = self.karla(40, 7)
+        self.assertEqual(a, self.karla(40, 7)[0])
+        self.assertNotEqual(a, self.karla(40, 8)[0])
+        # The first three: the default, the minimum, the maximum.
+        self.assertEqual(a[:3], ["design:wght=400.0", "design:wght=200.0", "design:wght=800.0"])
+        self.assertTrue(all(x.startswith("design:wght=") for x in a))
+        self.assertEqual(len(a), len(set(a)))
+
+    def test_the_kinds_are_drawn(self):
+        got, ranges, points = self.karla(300, 1)
+        lo, de, hi = ranges[0]
+        values = {self.fixed(x) for x in got}
+        self.assertTrue({de - 1, de + 1} & values)               # one unit off the default
+        self.assertTrue(any(v < lo or v > hi for v in values))   # past the range
+        self.assertTrue({lo + 1, hi - 1} & values)               # one unit inside an end
+        inner = [locations._design_of_normalized(p, lo, de, hi) for p in points[0][1:-1]]
+        self.assertTrue(set(inner) & values)                     # on an avar point
+        self.assertTrue(any(v % 65536 for v in values))          # fractional values
+        # Every spelling is exact: the runner rounds it back to the value.
+        for x in got:
+            v = float(x.split("=")[1])
+            self.assertEqual(v * 65536, round(v * 65536))
+
+    def test_random_locations_replace_the_lists_of_variable_fonts_only(self):
+        cfg = Jobs.cfg(self, '[truetype]\nsizes = [12]\nmodes = ["v40"]\n'
+                       '[[truetype.fonts]]\nname = "karla"\npackage = "fonts-karla"\nglob = "Karla[[]wght].ttf"\n'
+                       'locations = ["instances"]\n'
+                       '[[truetype.fonts]]\nname = "static"\npackage = "fonts-liberation2"\n'
+                       'glob = "LiberationSans-Regular.ttf"\n')
+        jobs = config.build_jobs(cfg, SRC, engines=("tt",), random_locations=(5, 2))
+        karla = [j.location for j in jobs if j.set_name == "karla"]
+        self.assertEqual(karla, self.karla(5, 2)[0])
+        self.assertEqual([j.location for j in jobs if j.set_name == "static"], [""])
+        j = [j for j in jobs if j.set_name == "karla"][0]
+        self.assertEqual(j.command("TT", "GR")[-2:], ["--location", "design:wght=400.0"])
+
+
 def fake_package(path, files):
     with tarfile.open(path, "w:gz") as tar:
         for name, data in files.items():
