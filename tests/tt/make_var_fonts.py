@@ -22,7 +22,9 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  and the zone's pp2 (unrounded) fall on either side of a
                  pixel; pp2 gvar deltas (dropped with HVAR), pp1 gvar deltas
                  (kept: they move the origin) on every third box and on a
-                 composite.
+                 composite; two boxes whose varied advance leaves 16 bits
+                 (below 0, past 65,535), which FreeType 2.12.1 keeps as an
+                 unsigned 16-bit value (fuzz/FINDINGS.md F-48).
   var_phantoms.ttf, var_phantoms_hvar.ttf  every phantom point given gvar
                  deltas on both axes (FreeType 2.12.1 keeps pp1/pp2's on x
                  and pp3/pp4's on y only; with HVAR pp2's x too), by a
@@ -184,7 +186,7 @@ def build_gvar(path):
 
 def build_hvar(path):
     from fontTools.varLib import builder as vb
-    names = ["g%d" % i for i in range(40)] + ["comp"]
+    names = ["g%d" % i for i in range(40)] + ["comp", "neg", "big"]
     fb, order = base_font(None, names)
     glyphs = {}
     pen = TTGlyphPen(None)
@@ -195,16 +197,22 @@ def build_hvar(path):
         box(pen, 20 + i % 7, 0, 140 + i, 600 + 3 * i)
         glyphs["g%d" % i] = pen.glyph()
     glyphs["comp"] = composite(("g3", 30, 0))
+    for n in ("neg", "big"):
+        pen = TTGlyphPen(None)
+        box(pen, 10, 0, 90, 500)
+        glyphs[n] = pen.glyph()
     fb.setupGlyf(glyphs)
     advances = {"g%d" % i: 180 + i for i in range(40)}
     advances["comp"] = 244
+    advances["neg"] = 100      # HVAR takes it below 0 at both ends
+    advances["big"] = 65400    # and this one past 65,535 at wght=1
     finish_tables(fb, order, "VarHvar", advances)
     fb.setupFvar([("wght", 200, 400, 800, "Weight")], [
         {"location": {"wght": 300}, "stylename": "Light"},
         {"location": {"wght": 700}, "stylename": "Bold"},
     ])
     # Deltas at wght -1 and +1; -0.5, -0.32, 0.42 ... give fractions.
-    rows = [[0, 0]] + [[176 - 3 * i, -87 + 2 * i] for i in range(40)] + [[176, -87]]
+    rows = [[0, 0]] + [[176 - 3 * i, -87 + 2 * i] for i in range(40)] + [[176, -87], [-300, -251], [501, -99]]
     regions = vb.buildVarRegionList([{"wght": (0.0, 1.0, 1.0)}, {"wght": (-1.0, -1.0, 0.0)}], ["wght"])
     store = vb.buildVarStore(regions, [vb.buildVarData([0, 1], rows)])
     hvar = newTable("HVAR")

@@ -179,7 +179,12 @@ fv_status tt_var_composite_apply(const fv_tt_size *size, tt_var_buf *b, fv_mem *
 
 int64_t tt_var_advance(const fv_tt_size *size, uint32_t gid, int64_t adv)
 {
-    return adv + sfnt_hvar_advance_delta(size->face->var, gid, size->coords);
+    /* COMPAT(freetype): the varied advance is kept as hmtx keeps it, an
+     * unsigned 16-bit value, so one HVAR makes negative wraps around:
+     * Roboto Flex's percent sign at wdth 25, XTRA 323, YOPQ 135 (1,848
+     * units, HVAR -2,002) is 65,382 units wide in FreeType 2.12.1 (351 px
+     * at 11 ppem, 63,850 px at 2,000: measured), fuzz/FINDINGS.md F-48. */
+    return (uint16_t)(adv + sfnt_hvar_advance_delta(size->face->var, gid, size->coords));
 }
 
 int64_t tt_var_scaled(int64_t units, int32_t delta, int64_t scale)
