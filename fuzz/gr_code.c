@@ -132,8 +132,9 @@ static int run(const fvfuzz_ctx *ctx, const uint8_t *data, size_t size)
     v.pass_type = (flags & 7) % 5;
     v.rule_length = sort;
     v.pre_context = pre;
-    grv_code cons = {{in.payload, cons_len}, 0, NULL, 0, NULL, 0};
-    grv_code act = {{in.payload + cons_len, in.payload_len - cons_len}, (uint32_t)cons_len, NULL, 0, NULL, 0};
+    grv_code cons = {.code = {in.payload, cons_len}};
+    grv_code act = {.code = {in.payload + cons_len, in.payload_len - cons_len},
+                    .offset = (uint32_t)cons_len};
     fv_error err;
     int accepted = 1;
     if (cons.code.len) {

@@ -154,7 +154,7 @@ static inline fv_status gr_verify_sort2(gr_fixture *f, const uint8_t *code, size
     ctx.pass_type = GRV_PASS_SUBSTITUTE;
     ctx.rule_length = 2;
     ctx.pre_context = 0;
-    grv_code c = {{code, len}, 0, NULL, 0, NULL, 0};
+    grv_code c = {.code = {code, len}};
     fv_error e;
     return grv_verify(&ctx, c, &e);
 }

@@ -171,9 +171,7 @@ static void test_decoded_code_edges(void **state)
     memset(&code, 0, sizeof code);
     code.code.data = c;
     code.code.len = sizeof c;
-    code.copies = copies;
-    code.num_copies = 1;
-    assert_int_equal(grv_compile(&f.mem, &code), FV_OK);
+    assert_int_equal(grv_compile_planned(&f.mem, &code, copies, 1), FV_OK);
     assert_int_equal(code.num_insns, 6);
     assert_int_equal(code.insns[0].xop, GRV_XOP_PUSH);
     assert_int_equal(code.insns[0].a, 7);

@@ -32,28 +32,22 @@
 enum grv_table_slot { GRV_SLOT_SILF, GRV_SLOT_GLAT, GRV_SLOT_GLOC, GRV_SLOT_FEAT, GRV_SLOT_SILL,
                       GRV_SLOT_HMTX, GRV_SLOT_GLYF, GRV_SLOT_LOCA, GRV_TABLE_SLOTS };
 
-/* A piece of rule code (a sub-span of the Silf subtable). */
+/* A piece of rule code (a sub-span of the Silf subtable).  32 bytes: a
+ * face holds two per rule (Padauk 886 rules, Annapurna 758). */
 typedef struct grv_code {
     fv_span code;
-    uint32_t offset;   /* offset of the code inside the Silf subtable */
-    /* Action code only, while the loader compiles it: where graphite2's
-     * loader puts a temporary copy of the current slot into the rule map
-     * (before the opcode at each of these code offsets, ascending), so that
-     * later reads of that map entry see the slot as it was; NULL/0 for none
-     * and once compiled (see silf.c plan_copies; grv_compile places the
-     * copies in the decoded code). */
-    const uint32_t *copies;
-    uint32_t num_copies;
-    /* The decoded form the machine runs (grv_compile); NULL until then. */
+    /* The decoded form the machine runs (grv_compile); NULL until then.  A
+     * face's rule code is decoded into one block per pass (grv_pass.insns). */
     grv_insn *insns;
+    uint32_t offset;      /* offset of the code inside the Silf subtable */
     uint32_t num_insns;   /* including the final GRV_XOP_END and GRV_XOP_BAD */
 } grv_code;
 
 typedef struct grv_rule {
-    uint16_t sort;        /* number of slots the rule spans (incl. pre-context) */
-    uint8_t pre_context;
     grv_code constraint;  /* empty: always true */
     grv_code action;
+    uint16_t sort;        /* number of slots the rule spans (incl. pre-context) */
+    uint8_t pre_context;
     uint8_t deletes;      /* action contains Delete or makes temporary copies:
                            * collect garbage after it */
 } grv_rule;
@@ -71,6 +65,10 @@ typedef struct grv_pass {
     uint16_t *state_rules;      /* per success state, sorted by (sort desc, index asc) */
     grv_rule *rules;
     grv_code pass_constraint;
+    /* The decoded code of every rule and of the pass constraint, one block
+     * (each grv_code's insns points into it): one allocation per code cost
+     * its header and rounding, 45 KiB of Annapurnarc2's face. */
+    grv_insn *insns;
 } grv_pass;
 
 typedef struct grv_pseudo {

@@ -84,18 +84,19 @@ static void ensure_positioned(grv_machine *m, uint32_t slat)
 
 /* ---- decoding (load time; grv_decode_insn in opcodes.c) ---- */
 
-/* Walks the code once: counts instructions (count != NULL) or fills
- * `out`, with a GRV_XOP_TEMP_COPY before each planned copy point, up to the
- * first undecodable opcode (which is emitted as GRV_XOP_BAD). */
-static uint32_t decode_all(const grv_code *code, grv_insn *out)
+/* Walks the code once: counts instructions (out == NULL) or fills `out`,
+ * with a GRV_XOP_TEMP_COPY before each planned copy point, up to the first
+ * undecodable opcode (which is emitted as GRV_XOP_BAD). */
+static uint32_t decode_all(const grv_code *code, const uint32_t *copies, uint32_t num_copies,
+                           grv_insn *out)
 {
     fv_span s = code->code;
     uint32_t len = (uint32_t)s.len, n = 0, ci = 0, pc = 0;
     grv_insn in;
     while (pc < len) {
-        while (ci < code->num_copies && code->copies[ci] < pc)
+        while (ci < num_copies && copies[ci] < pc)
             ci++;
-        if (ci < code->num_copies && code->copies[ci] == pc) {
+        if (ci < num_copies && copies[ci] == pc) {
             if (out) {
                 memset(&out[n], 0, sizeof out[n]);
                 out[n].xop = GRV_XOP_TEMP_COPY;
@@ -138,30 +139,34 @@ static int32_t insn_at(const grv_insn *in, uint32_t n, uint32_t target, uint32_t
     return (int32_t)(lo >= n && target >= end ? n : bad);
 }
 
-fv_status grv_compile(fv_mem *mem, grv_code *code)
+/* The instructions grv_compile_into writes for code. */
+static uint32_t compile_size(const grv_code *code, const uint32_t *copies, uint32_t num_copies)
+{
+    if (code->code.len == 0)
+        return 0;
+    if (code->code.len > GRV_MAX_CODE_BYTES)
+        return 1;
+    return decode_all(code, copies, num_copies, NULL) + 2;
+}
+
+void grv_compile_into(grv_code *code, const uint32_t *copies, uint32_t num_copies, grv_insn *in)
 {
     code->insns = NULL;
     code->num_insns = 0;
     if (code->code.len == 0)
-        return FV_OK;
+        return;
     if (code->code.len > GRV_MAX_CODE_BYTES) {
         /* longer than any Silf can hold (its offsets are 16-bit): code that
          * cannot run, one instruction that stops the rule */
-        grv_insn *bad = fv_mem_array(mem, 1, sizeof(grv_insn));
-        if (!bad)
-            return FV_E_NOMEM;
-        bad->xop = GRV_XOP_BAD;
-        bad->op = 0xFF;
-        bad->pc = GRV_MAX_CODE_BYTES;
-        code->insns = bad;
+        memset(in, 0, sizeof *in);
+        in->xop = GRV_XOP_BAD;
+        in->op = 0xFF;
+        in->pc = GRV_MAX_CODE_BYTES;
+        code->insns = in;
         code->num_insns = 1;
-        return FV_OK;
+        return;
     }
-    uint32_t n = decode_all(code, NULL);
-    grv_insn *in = fv_mem_array(mem, (size_t)n + 2, sizeof(grv_insn));
-    if (!in)
-        return FV_E_NOMEM;
-    (void)decode_all(code, in);
+    uint32_t n = decode_all(code, copies, num_copies, in);
     uint32_t len = (uint32_t)code->code.len;
     memset(&in[n], 0, 2 * sizeof in[n]);
     in[n].xop = GRV_XOP_END;
@@ -176,7 +181,26 @@ fv_status grv_compile(fv_mem *mem, grv_code *code)
             in[i].a = insn_at(in, n, (uint32_t)in[i].a, len, n + 1);
     code->insns = in;
     code->num_insns = n + 2;
+}
+
+fv_status grv_compile_planned(fv_mem *mem, grv_code *code, const uint32_t *copies,
+                              uint32_t num_copies)
+{
+    code->insns = NULL;
+    code->num_insns = 0;
+    uint32_t n = compile_size(code, copies, num_copies);
+    if (n == 0)
+        return FV_OK;
+    grv_insn *in = fv_mem_array(mem, n, sizeof(grv_insn));
+    if (!in)
+        return FV_E_NOMEM;
+    grv_compile_into(code, copies, num_copies, in);
     return FV_OK;
+}
+
+fv_status grv_compile(fv_mem *mem, grv_code *code)
+{
+    return grv_compile_planned(mem, code, NULL, 0);
 }
 
 void grv_code_free(fv_mem *mem, grv_code *code)

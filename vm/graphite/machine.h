@@ -57,10 +57,18 @@ typedef struct grv_verify_ctx {
 } grv_verify_ctx;
 fv_status grv_verify(const grv_verify_ctx *ctx, grv_code code, fv_error *err);
 
-/* Decodes code->code (and its planned copies) into code->insns; any bytes
- * are accepted (what cannot be decoded becomes a GRV_XOP_BAD that stops the
- * rule), so the verifier's verdict, not this, decides what a font may run.
- * FV_E_NOMEM only.  grv_code_free releases the decoded form. */
+/* Decodes code->code into code->insns, with a temporary copy of the
+ * current slot before the opcode at each of the `copies` code offsets
+ * (ascending; silf.c plan_copies); any bytes are accepted (what cannot be
+ * decoded becomes a GRV_XOP_BAD that stops the rule), so the verifier's
+ * verdict, not this, decides what a font may run.  grv_compile_into
+ * writes at `out`, which holds room for them (silf.c code_bound; empty code
+ * gets no instructions); grv_compile and grv_compile_planned allocate them
+ * instead (FV_E_NOMEM only), and grv_code_free releases what they
+ * allocated. */
+void grv_compile_into(grv_code *code, const uint32_t *copies, uint32_t num_copies, grv_insn *out);
+fv_status grv_compile_planned(fv_mem *mem, grv_code *code, const uint32_t *copies,
+                              uint32_t num_copies);
 fv_status grv_compile(fv_mem *mem, grv_code *code);
 void grv_code_free(fv_mem *mem, grv_code *code);
 /* Runs decoded code (grv_compile) at map entry *mapi; mapb is the rule's

@@ -27,7 +27,7 @@
  * it was; copies are garbage afterwards.  Measured against graphite2 1.3.14
  * (gr_diff F-16): "PutGlyph; PutCopy 0; Next; RetZero" leaves the glyph,
  * without the trailing Next it changes it. */
-static void plan_copies(grv_rule *r, uint32_t plan[GRV_NUM_CONTEXTS])
+static uint32_t plan_copies(grv_rule *r, uint32_t plan[GRV_NUM_CONTEXTS])
 {
     fv_span c = r->action.code;
     uint32_t at[GRV_NUM_CONTEXTS];
@@ -74,10 +74,9 @@ static void plan_copies(grv_rule *r, uint32_t plan[GRV_NUM_CONTEXTS])
             plan[count++] = at[k];
     /* ascending already: the records below the final slotref were started
      * in order on its last climb (record 0 at offset 0) */
-    r->action.copies = count ? plan : NULL;
-    r->action.num_copies = count;
     if (count)
         r->deletes = 1;
+    return count;
 }
 
 static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
@@ -86,6 +85,92 @@ static int rule_entry_cmp(const grv_pass *p, uint16_t a, uint16_t b)
     if (p->rules[a].sort != p->rules[b].sort)
         return p->rules[a].sort > p->rules[b].sort ? -1 : 1;
     return a < b ? -1 : (a > b);
+}
+
+/* The most instructions grv_compile_into writes for code with ncopies
+ * planned copies: one per byte at most (each takes a byte or more, an
+ * undecodable one ends the code), one per copy and the two sentinels;
+ * code too long to run gets one. */
+static size_t code_bound(const grv_code *c, uint32_t ncopies)
+{
+    if (c->code.len == 0)
+        return 0;
+    if (c->code.len > GRV_MAX_CODE_BYTES)
+        return 1;
+    return c->code.len + ncopies + 2;
+}
+
+/* Decodes every code of pass p (each rule's constraint and action, then
+ * the pass constraint) into one block, grv_pass.insns: one block per code
+ * cost a header and malloc's rounding each (Annapurnarc2: 1,122 blocks,
+ * 45 KiB of its face).  Built in a block sized by code_bound (grown when
+ * the copies need more), then moved to one of the exact size; the codes'
+ * pointers are set once the block stays.  FV_E_NOMEM only. */
+static fv_status compile_pass(fv_mem *mem, grv_pass *p)
+{
+    size_t cap = code_bound(&p->pass_constraint, 0), used = 0;
+    for (uint32_t i = 0; i < p->num_rules; i++)
+        cap += code_bound(&p->rules[i].constraint, 0) + code_bound(&p->rules[i].action, 0);
+    grv_insn *buf = fv_mem_alloc(mem, (cap ? cap : 1) * sizeof(grv_insn));
+    if (!buf)
+        return FV_E_NOMEM;
+    for (uint32_t i = 0; i <= p->num_rules; i++) {
+        grv_code *codes[2];
+        uint32_t plan[GRV_NUM_CONTEXTS], ncopies = 0, nc = 0;
+        if (i == p->num_rules) {
+            codes[nc++] = &p->pass_constraint;
+        } else {
+            /* the copy plan is read only while the action compiles, which
+             * places the copies in its decoded code: it lives on the stack
+             * (it was a block per rule that plans any: 769 on Awami
+             * Nastaliq, 28 KiB with their headers) */
+            ncopies = plan_copies(&p->rules[i], plan);
+            codes[nc++] = &p->rules[i].constraint;
+            codes[nc++] = &p->rules[i].action;
+        }
+        for (uint32_t k = 0; k < nc; k++) {
+            uint32_t kc = k == 1 ? ncopies : 0; /* the action's */
+            size_t need = code_bound(codes[k], kc);
+            if (need > cap - used) {
+                size_t ncap = cap * 2 > used + need ? cap * 2 : used + need;
+                grv_insn *nb = fv_mem_alloc(mem, ncap * sizeof(grv_insn));
+                if (!nb) {
+                    fv_mem_free(mem, buf);
+                    return FV_E_NOMEM;
+                }
+                memcpy(nb, buf, used * sizeof(grv_insn));
+                fv_mem_free(mem, buf);
+                buf = nb;
+                cap = ncap;
+            }
+            grv_compile_into(codes[k], k == 1 ? plan : NULL, kc, buf + used);
+            used += codes[k]->num_insns;
+        }
+    }
+    if (used < cap) {
+        grv_insn *fit = fv_mem_alloc(mem, (used ? used : 1) * sizeof(grv_insn));
+        if (!fit) {
+            fv_mem_free(mem, buf);
+            return FV_E_NOMEM;
+        }
+        memcpy(fit, buf, used * sizeof(grv_insn));
+        fv_mem_free(mem, buf);
+        buf = fit;
+    }
+    p->insns = buf;
+    grv_insn *at = buf;
+    for (uint32_t i = 0; i <= p->num_rules; i++) {
+        grv_code *codes[2] = {&p->pass_constraint, NULL};
+        if (i < p->num_rules) {
+            codes[0] = &p->rules[i].constraint;
+            codes[1] = &p->rules[i].action;
+        }
+        for (uint32_t k = 0; k < 2 && codes[k]; k++) {
+            codes[k]->insns = codes[k]->num_insns ? at : NULL;
+            at += codes[k]->num_insns;
+        }
+    }
+    return FV_OK;
 }
 
 static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t start,
@@ -325,21 +410,6 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
                         &r->action.code) != FV_OK) {
             SILF_FAIL(r->action.offset, "action code past the end of the table");
         }
-        /* the copy plan is read only while the action compiles, which
-         * places the copies in its decoded code: it lives on the stack
-         * (it was a block per rule that plans any: 769 on Awami Nastaliq,
-         * 28 KiB with their headers) */
-        uint32_t plan[GRV_NUM_CONTEXTS];
-        plan_copies(r, plan);
-        fv_status cst = grv_compile(mem, &r->constraint);
-        if (cst == FV_OK)
-            cst = grv_compile(mem, &r->action);
-        r->action.copies = NULL;
-        r->action.num_copies = 0;
-        if (cst != FV_OK) {
-            st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, r->action.offset, "decoded rule code");
-            goto fail;
-        }
     }
     /* COMPAT(graphite2): a pass whose rules have no code at all (every
      * constraint and every action empty) fails the face; the pass
@@ -354,8 +424,8 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
         if (!code)
             SILF_FAIL(start, "pass rules without any code");
     }
-    if (grv_compile(mem, &p->pass_constraint) != FV_OK) {
-        st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, pc_code, "decoded pass constraint");
+    if (compile_pass(mem, p) != FV_OK) {
+        st = sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Silf, start, "decoded rule code");
         goto fail;
     }
     /* Sort each success state's rules as graphite2 matches them. */
@@ -686,11 +756,7 @@ static void silf_free(fv_mem *mem, grv_silf *s)
             fv_mem_free(mem, p->start_states);
             fv_mem_free(mem, p->state_rule_off);
             fv_mem_free(mem, p->state_rules);
-            for (uint32_t k = 0; p->rules && k < p->num_rules; k++) {
-                grv_code_free(mem, &p->rules[k].constraint);
-                grv_code_free(mem, &p->rules[k].action);
-            }
-            grv_code_free(mem, &p->pass_constraint);
+            fv_mem_free(mem, p->insns); /* every code's decoded form */
             fv_mem_free(mem, p->rules);
         }
     }
