@@ -28,7 +28,7 @@ void fvsynth_gr_face(fvsynth_gr *f, const fv_allocator *a)
     face->attrs = f->attrs;
     face->attr_col = f->attr_col;
     for (int k = 0; k < FVSYNTH_GR_ATTRS; k++)
-        f->attr_col[k] = (uint32_t)(k * FVSYNTH_GR_GLYPHS);
+        f->attr_col[k] = (grv_attr_col){(uint32_t)(k * FVSYNTH_GR_GLYPHS), 0, FVSYNTH_GR_GLYPHS};
     for (int g = 0; g < FVSYNTH_GR_GLYPHS; g++)
         for (int k = 0; k < FVSYNTH_GR_ATTRS; k++)
             f->attrs[k * FVSYNTH_GR_GLYPHS + g] = (int16_t)(10 * g + k);

@@ -37,7 +37,7 @@ typedef struct fvsynth_gr {
     uint16_t class_data[FVSYNTH_GR_LINEAR * 2 + (FVSYNTH_GR_CLASSES - FVSYNTH_GR_LINEAR) * 8];
     grv_glyph glyphs[FVSYNTH_GR_GLYPHS];
     int16_t attrs[FVSYNTH_GR_GLYPHS * FVSYNTH_GR_ATTRS]; /* by attribute, as fv_gr_face holds them */
-    uint32_t attr_col[FVSYNTH_GR_ATTRS];
+    grv_attr_col attr_col[FVSYNTH_GR_ATTRS];
     grv_feature feats[FVSYNTH_GR_FEATURES];
     int16_t fvals[2];
     uint16_t flabels[2];

@@ -484,15 +484,16 @@ static void coll_rewrite(fv_gr_face *face, uint16_t flags, int kern, int16_t mar
     assert_true(a && a + 6 < face->num_attrs);
     assert_int_equal(grv_glat_dense(face), FV_OK); /* rewritten in place below */
     for (uint32_t g = 0; g < face->num_glyphs; g++) {
-        int16_t *at = face->attrs + g; /* attribute a + k at at[attr_col[a + k]] */
-        const uint32_t *c = face->attr_col + a;
-        at[c[0]] = (int16_t)flags;
-        at[c[1]] = (int16_t)-lim; /* min.x, min.y, max.x, max.y */
-        at[c[2]] = (int16_t)-lim;
-        at[c[3]] = lim;
-        at[c[4]] = lim;
-        at[c[5]] = margin;
-        at[c[6]] = 1000;   /* margin weight */
+        /* attribute a + k of glyph g at at[c[k].at] (every column whole) */
+        int16_t *at = face->attrs + g;
+        const grv_attr_col *c = face->attr_col + a;
+        at[c[0].at] = (int16_t)flags;
+        at[c[1].at] = (int16_t)-lim; /* min.x, min.y, max.x, max.y */
+        at[c[2].at] = (int16_t)-lim;
+        at[c[3].at] = lim;
+        at[c[4].at] = lim;
+        at[c[5].at] = margin;
+        at[c[6].at] = 1000;   /* margin weight */
     }
     unsigned coll_passes = 0;
     for (unsigned i = 0; i < face->silf.num_passes; i++) {

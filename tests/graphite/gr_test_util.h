@@ -18,7 +18,7 @@ typedef struct gr_fixture {
     uint16_t class_data[16];
     grv_glyph glyphs[8];
     int16_t attrs[8 * 4];
-    uint32_t attr_col[4];
+    grv_attr_col attr_col[4];
     grv_feature feats[2];
     int16_t fvals[2];
     uint16_t flabels[2];
@@ -51,7 +51,7 @@ static inline void gr_fixture_init(gr_fixture *f)
     face->attrs = f->attrs;
     face->attr_col = f->attr_col;
     for (int a = 0; a < 4; a++)
-        f->attr_col[a] = (uint32_t)(a * 8);
+        f->attr_col[a] = (grv_attr_col){(uint32_t)(a * 8), 0, 8};
     for (int g = 0; g < 8; g++)
         for (int a = 0; a < 4; a++)
             f->attrs[a * 8 + g] = (int16_t)(10 * g + a);

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "common/compat.h"
 #include "common/mem.h"
 #include "common/reader.h"
 #include "fontvm/error.h"
@@ -120,6 +121,13 @@ typedef struct grv_glyph {
     int16_t x_min, y_min, x_max, y_max;
 } grv_glyph;
 
+/* Where one glyph attribute's values lie (glat.c make_columns): glyph
+ * first + i's at attrs[at + i] for i < count; every other glyph's value is
+ * 0, so first + count <= num_glyphs. */
+typedef struct grv_attr_col {
+    uint32_t at, first, count;
+} grv_attr_col;
+
 /* Glat v3 collision octabox of one glyph (GDL manual, "Collision
  * avoidance": the glyph's bounding box cut by the two diagonal bounds, and
  * up to 16 sub-boxes of a 4x4 grid, each with its own diagonal bounds).
@@ -160,9 +168,10 @@ struct fv_gr_face {
     int16_t descent;              /* hhea (graphite2 reads 0 for the ascent metric) */
     grv_glyph *glyphs;            /* num_glyphs */
     uint16_t num_attrs;           /* from Gloc */
-    int16_t *attrs;               /* dense by attribute (glat.c make_columns); NULL when sparse */
-    uint32_t *attr_col;           /* num_attrs: where attribute a's num_glyphs values start in attrs */
-    /* Large tables sparse instead (glat.c make_sparse): per glyph, where its
+    int16_t *attrs;               /* by attribute (glat.c make_columns); NULL when sparse */
+    grv_attr_col *attr_col;       /* num_attrs: where attribute a's values lie in attrs */
+    /* Large tables sparse instead when that is smaller (glat.c
+     * arrange_attrs, make_sparse; Awami Nastaliq): per glyph, where its
      * values start, and per 16 attributes a mask of the non-zero ones (low
      * 16 bits) and how many of the glyph's values come before (high 16). */
     uint32_t *attr_base;          /* num_glyphs */
@@ -242,7 +251,20 @@ fv_status grv_gr_table(fv_gr_face *face, uint32_t tag, uint32_t min_version, uns
 fv_status grv_silf_verify(fv_gr_face *face, fv_error *err);
 fv_status grv_face_new(fv_font *font, fv_gr_face **out, int verify, fv_error *err);
 /* Face-level lookups (segment.c, silf.c). */
-int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr);
+/* Glyph gid's attribute attr, 0 past the glyphs or the attributes; the
+ * by-attribute table here (rules read glyph attributes all the time), the
+ * sparse one out of line (glat.c). */
+int16_t grv_glyph_attr_sparse(const fv_gr_face *face, uint32_t gid, uint32_t attr);
+static inline int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr)
+{
+    if (FV_UNLIKELY(face->attrs == NULL) || attr >= face->num_attrs)
+        return grv_glyph_attr_sparse(face, gid, attr);
+    /* a glyph below the window wraps past its count, and one past the
+     * glyphs lies past it (first + count <= num_glyphs) */
+    const grv_attr_col *c = &face->attr_col[attr];
+    uint32_t i = gid - c->first;
+    return i < c->count ? face->attrs[c->at + i] : 0;
+}
 int32_t grv_class_glyph(const grv_silf *silf, uint32_t cls, int32_t index);
 int32_t grv_class_index(const grv_silf *silf, uint32_t cls, uint32_t gid);
 

@@ -116,13 +116,16 @@ static fv_status fit_subboxes(fv_gr_face *face, uint32_t cap, fv_error *err)
     return FV_OK;
 }
 
-static fv_status make_sparse(fv_gr_face *face, fv_error *err);
-static fv_status make_columns(fv_gr_face *face, const uint8_t *in_use, fv_error *err);
+static fv_status arrange_attrs(fv_gr_face *face, grv_attr_col *col, size_t nz, fv_error *err);
 
 fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *err)
 {
     fv_status st = FV_OK;
-    uint8_t *in_use = NULL; /* in_use[a]: some glyph has a non-zero attribute a */
+    /* col[a]: the first and (in count, until arrange_attrs) the last glyph
+     * with a non-zero attribute a, from the Glat walk (first num_glyphs:
+     * none); nz: the non-zero values */
+    grv_attr_col *col = NULL;
+    size_t nz = 0;
     {
         /* COMPAT(graphite2): pseudo glyphs past maxp's count keep their
          * attributes when Gloc lists them; the face covers both. */
@@ -203,11 +206,13 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
     face->num_attrs = nattrs;
     size_t total = (size_t)face->num_glyphs * nattrs;
     face->attrs = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
-    in_use = fv_mem_array(face->mem, nattrs, 1);
-    if (!face->attrs || !in_use) {
-        fv_mem_free(face->mem, in_use);
+    col = fv_mem_alloc(face->mem, (nattrs ? nattrs : 1) * sizeof(grv_attr_col));
+    if (!face->attrs || !col) {
+        fv_mem_free(face->mem, col);
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
     }
+    for (uint32_t k = 0; k < nattrs; k++)
+        col[k] = (grv_attr_col){0, face->num_glyphs, 0};
     for (uint32_t g = 0; g < face->num_glyphs && (int64_t)g < nentries; g++) {
         uint32_t a, e;
         uint64_t lo = 8 + (uint64_t)g * esz;
@@ -293,7 +298,10 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
                 last_key = key;
                 if (key < nattrs) {
                     dst[key] = val;
-                    in_use[key] = 1;
+                    nz++;
+                    if (col[key].first == face->num_glyphs)
+                        col[key].first = g;
+                    col[key].count = g; /* glyphs come in order */
                 }
             }
             n++;
@@ -306,32 +314,29 @@ fv_status grv_glat_load(fv_gr_face *face, fv_span glat, fv_span gloc, fv_error *
         }
     }
     st = fit_subboxes(face, sub_cap, err);
-    if (st == FV_OK)
-        st = make_sparse(face, err);
-    if (st == FV_OK)
-        st = make_columns(face, in_use, err);
+    if (st == FV_OK) {
+        st = arrange_attrs(face, col, nz, err);
+        col = NULL; /* the face's now, or freed */
+    }
 done:
-    fv_mem_free(face->mem, in_use);
+    fv_mem_free(face->mem, col);
     return st;
 }
 
-/* Large attribute tables kept sparse (fv_gr_face.attr_groups): the dense
- * array was most of a big face (charis_r_gr: 4,858 glyphs x 211
+/* Large attribute tables may be kept sparse (fv_gr_face.attr_groups):
+ * the dense array was most of a big face (charis_r_gr: 4,858 glyphs x 211
  * attributes, 2,002 KiB, of which 35,150 values, 3.4%, are not zero;
  * graphite2 keeps its Glat bytes, 979 KiB for the whole face).  Below this
- * size the dense array stays: one load per lookup, and rules read glyph
- * attributes all the time (Padauk 99 KiB, Annapurna 144 KiB). */
+ * size the attributes stay by attribute whatever the sparse form would
+ * take: a lookup there is a few instructions less, and rules read glyph
+ * attributes all the time. */
 #define GRV_DENSE_ATTR_BYTES (256u * 1024u)
 
-static fv_status make_sparse(fv_gr_face *face, fv_error *err)
+/* The sparse form of the glyph-major table the loader filled, nz of its
+ * values not zero. */
+static fv_status make_sparse(fv_gr_face *face, size_t nz, fv_error *err)
 {
     const uint32_t na = face->num_attrs, ng = (na + 15) / 16;
-    const size_t total = (size_t)face->num_glyphs * na;
-    if (total * sizeof(int16_t) <= GRV_DENSE_ATTR_BYTES || !face->attrs)
-        return FV_OK;
-    size_t nz = 0;
-    for (size_t i = 0; i < total; i++)
-        nz += face->attrs[i] != 0;
     size_t ngroups = (size_t)face->num_glyphs * ng;
     uint32_t *base = fv_mem_array(face->mem, face->num_glyphs, sizeof(uint32_t));
     uint32_t *groups = fv_mem_array(face->mem, ngroups, sizeof(uint32_t));
@@ -350,6 +355,9 @@ static fv_status make_sparse(fv_gr_face *face, fv_error *err)
             uint32_t mask = 0, local = k - base[g];
             for (uint32_t b = 0; b < 16 && j * 16 + b < na; b++)
                 if (row[j * 16 + b]) {
+                    /* nz counted every non-zero value the walk stored */
+                    if (FV_NEVER(k >= nz))
+                        break;
                     mask |= 1u << b;
                     values[k++] = row[j * 16 + b];
                 }
@@ -365,44 +373,60 @@ static fv_status make_sparse(fv_gr_face *face, fv_error *err)
     return FV_OK;
 }
 
-/* The dense table by attribute (fv_gr_face.attr_col): half the
- * attributes of Annapurna and Padauk are zero for every glyph (56 of 121,
- * 52 of 88); they all share one column of zeros, the rest get one each.
- * A lookup costs the same loads as before, the column's start then the
- * value, and no branch.  in_use comes from the Glat walk, so no column is
- * scanned to find it zero (that scan, strided through the glyph-major
- * table twice, was most of grv_glat_load on Harmattan). */
-static fv_status make_columns(fv_gr_face *face, const uint8_t *in_use, fv_error *err)
+/* The table by attribute (fv_gr_face.attr_col), each attribute's values
+ * from its first glyph with a non-zero one to its last: a glyph attribute
+ * is mostly a property of a few glyphs with neighbouring ids (a mark's
+ * attachment point, a base's), and about half the attributes of Annapurna
+ * and Padauk are zero everywhere (56 of 121, 52 of 88), which keeps none.
+ * Annapurnarc2 holds 16,645 values where the whole columns of the
+ * attributes that are not zero everywhere were 53,690 (AnnapurnaSIL
+ * 24,510 for 70,006, Padauk 20,048 for 46,256, Scheherazade 25,870 for
+ * 75,313).  A lookup loads the window, then the value if the glyph lies
+ * in it: the same loads as whole columns, one compare more
+ * (grv_glyph_attr).  col (num_attrs entries) holds the windows
+ * (arrange_attrs) of the glyph-major table the loader filled, whose Glat
+ * walk found them: no column of it is scanned (that scan, strided through
+ * the table, was most of grv_glat_load on Harmattan). */
+static fv_status make_columns(fv_gr_face *face, grv_attr_col *col, size_t cells, fv_error *err)
 {
-    const uint32_t na = face->num_attrs, ng = face->num_glyphs;
-    if (!face->attrs)
-        return FV_OK;
-    uint32_t used = 0;
-    for (uint32_t a = 0; a < na; a++)
-        used += in_use[a];
-    size_t cells = (size_t)(used + 1) * ng; /* + the shared column of zeros */
-    uint32_t *col = fv_mem_array(face->mem, na ? na : 1, sizeof(uint32_t));
-    /* not cleared beyond column 0: every other column is written whole */
-    int16_t *cols = fv_mem_alloc(face->mem, (cells ? cells : 1) * sizeof(int16_t));
-    if (!col || !cols) {
+    const uint32_t na = face->num_attrs;
+    int16_t *cols = fv_mem_array(face->mem, cells ? cells : 1, sizeof(int16_t));
+    if (!cols) {
         fv_mem_free(face->mem, col);
-        fv_mem_free(face->mem, cols);
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");
     }
-    memset(cols, 0, (ng ? ng : 1) * sizeof(int16_t));
-    uint32_t next = 1; /* column 0: the zeros */
-    for (uint32_t a = 0; a < na; a++) {
-        col[a] = 0;
-        if (!in_use[a])
-            continue;
-        col[a] = next++ * ng; /* cells <= (na + 1) * ng: fits, na <= 0x3000, ng <= 65535 */
-        for (uint32_t g = 0; g < ng; g++)
-            cols[col[a] + g] = face->attrs[(size_t)g * na + a];
-    }
+    for (uint32_t a = 0; a < na; a++)
+        for (uint32_t i = 0; i < col[a].count; i++)
+            cols[col[a].at + i] = face->attrs[(size_t)(col[a].first + i) * na + a];
     fv_mem_free(face->mem, face->attrs);
     face->attrs = cols;
     face->attr_col = col;
     return FV_OK;
+}
+
+/* The glyph-major table the loader filled, by attribute (make_columns),
+ * or sparse (make_sparse) when it is large and the sparse form is the
+ * smaller: Awami Nastaliq's (2,194.8 KiB face sparse, 2,253.9 by
+ * attribute); charis_r_gr's is smaller by attribute (684.6 KiB face,
+ * 785.1 sparse). */
+static fv_status arrange_attrs(fv_gr_face *face, grv_attr_col *col, size_t nz, fv_error *err)
+{
+    const uint32_t na = face->num_attrs, ng = face->num_glyphs;
+    size_t cells = 0, total = (size_t)ng * na;
+    for (uint32_t a = 0; a < na; a++) {
+        int none = col[a].first == ng;
+        col[a].at = (uint32_t)cells; /* cells <= na * ng: fits, na <= 0x3000, ng <= 65536 */
+        col[a].count = none ? 0 : col[a].count - col[a].first + 1;
+        col[a].first = none ? 0 : col[a].first;
+        cells += col[a].count;
+    }
+    size_t sparse = (size_t)ng * (1 + (na + 15) / 16) * sizeof(uint32_t) + nz * sizeof(int16_t);
+    size_t by_attr = cells * sizeof(int16_t) + (size_t)na * sizeof(grv_attr_col);
+    if (total * sizeof(int16_t) > GRV_DENSE_ATTR_BYTES && sparse < by_attr) {
+        fv_mem_free(face->mem, col);
+        return make_sparse(face, nz, err);
+    }
+    return make_columns(face, col, cells, err);
 }
 
 fv_status grv_glat_dense(fv_gr_face *face)
@@ -413,16 +437,16 @@ fv_status grv_glat_dense(fv_gr_face *face)
     /* every attribute its own column, in order: tests rewrite them in place */
     size_t total = (size_t)ng * na;
     int16_t *dense = fv_mem_array(face->mem, total ? total : 1, sizeof(int16_t));
-    uint32_t *col = fv_mem_array(face->mem, na ? na : 1, sizeof(uint32_t));
+    grv_attr_col *col = fv_mem_array(face->mem, na ? na : 1, sizeof(grv_attr_col));
     if (!dense || !col) {
         fv_mem_free(face->mem, dense);
         fv_mem_free(face->mem, col);
         return FV_E_NOMEM;
     }
     for (uint32_t a = 0; a < na; a++) {
-        col[a] = a * ng;
+        col[a] = (grv_attr_col){a * ng, 0, ng};
         for (uint32_t g = 0; g < ng; g++)
-            dense[col[a] + g] = grv_glyph_attr(face, g, a);
+            dense[col[a].at + g] = grv_glyph_attr(face, g, a);
     }
     fv_mem_free(face->mem, face->attrs);
     fv_mem_free(face->mem, face->attr_col);
@@ -446,12 +470,10 @@ static inline uint32_t popcount16(uint32_t x)
     return (x + (x >> 8)) & 0x1fu;
 }
 
-int16_t grv_glyph_attr(const fv_gr_face *face, uint32_t gid, uint32_t attr)
+int16_t grv_glyph_attr_sparse(const fv_gr_face *face, uint32_t gid, uint32_t attr)
 {
     if (gid >= face->num_glyphs || attr >= face->num_attrs)
         return 0;
-    if (FV_LIKELY(face->attrs != NULL))
-        return face->attrs[face->attr_col[attr] + gid];
     /* sparse (make_sparse): the group's mask says whether the value is
      * there, the bits below it where among the glyph's values */
     uint32_t grp = face->attr_groups[(size_t)gid * face->attr_ngroups + (attr >> 4)];
