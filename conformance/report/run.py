@@ -561,7 +561,9 @@ def main(argv=None):
                          "each engine normalizes them (FT_Set_Var_Design_Coordinates; fvar ranges, avar), and the "
                          "normalized coordinates are compared too (conformance/report/locations.py, "
                          "design-random); exit 1 on any unknown difference")
-    ap.add_argument("--seed", type=int, default=1, help="the seed of --random-locations (default 1)")
+    ap.add_argument("--seed", type=int,
+                    help="the seed of --random-locations (default 1) and of the generated and odd Graphite texts "
+                         "and random feature settings (default: [graphite] generated_seed)")
     ap.add_argument("--fonts", help="only these font sets or files (comma-separated names or globs)")
     ap.add_argument("--sizes", help="TrueType sizes, e.g. 6-24,28,10.5")
     ap.add_argument("--odd-sizes", action="store_true",
@@ -597,6 +599,8 @@ def main(argv=None):
 
     try:
         cfg = cfgmod.load(a.config)
+        if a.seed is not None:
+            cfg.setdefault("graphite", {})["generated_seed"] = a.seed
         engines = tuple(e.strip() for e in a.engines.split(",") if e.strip())
         for e in engines:
             if e not in RUNNERS:
@@ -652,7 +656,7 @@ def main(argv=None):
                                      modes=cfgmod.parse_modes(a.modes) if a.modes else None,
                                      paths=a.paths or None, engines=engines,
                                      fontsource_sets=a.fontsource, web=a.web, odd_texts=a.odd_texts,
-                                     random_locations=(a.random_locations, a.seed)
+                                     random_locations=(a.random_locations, 1 if a.seed is None else a.seed)
                                      if a.random_locations else None)
             if not jobs:
                 raise cfgmod.ConfigError("nothing to run: no font matches")

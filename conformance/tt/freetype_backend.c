@@ -61,6 +61,7 @@ struct ttc_ft {
     FT_Fixed coords[TTC_MAX_AXES]; /* the location, for every set_size */
     uint32_t num_coords;
     int design;                    /* coords are design coordinates */
+    uint32_t named_instance;       /* 1-based FT_Set_Named_Instance, or 0 */
     int varied[TTC_FT_VERSIONS];   /* coordinates were set on face[v] */
 };
 
@@ -201,7 +202,7 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
         goto fail;
     ft->cur = v;
     FT_Error e = 0;
-    if (ft->num_coords == 0 && ft->varied[v]) {
+    if (ft->num_coords == 0 && !ft->named_instance && ft->varied[v]) {
         /* No location: the default instance as a fresh face has it (once
          * coordinates are set, a face keeps its variation state: GETVARIATION
          * defined, the variation path even at the default). */
@@ -212,6 +213,17 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
         ft->varied[v] = 0;
         if (open_version(ft, v, ft->size_error, sizeof ft->size_error) != 0)
             goto fail;
+    } else if (ft->named_instance && FT_HAS_MULTIPLE_MASTERS(ft->face[v])) {
+        /* FreeType's own named-instance path (fvar's coordinates through
+         * its design normalization and avar), read back by
+         * ttc_ft_blend_coords. */
+        ft->varied[v] = 1;
+        e = FT_Set_Named_Instance(ft->face[v], ft->named_instance);
+        if (e) {
+            snprintf(ft->size_error, sizeof ft->size_error, "FT_Set_Named_Instance %u: %s",
+                     ft->named_instance, ft_error_name(e));
+            goto fail;
+        }
     } else if (ft->num_coords > 0 && FT_HAS_MULTIPLE_MASTERS(ft->face[v])) {
         ft->varied[v] = 1;
         /* Every axis, every time: the faces outlive configurations. */
@@ -233,7 +245,7 @@ int ttc_ft_set_size(ttc_ft *ft, const ttc_size *size, fv_tt_mode mode, int pedan
                      ft_error_name(e));
             goto fail;
         }
-    } else if (ft->num_coords) {
+    } else if (ft->num_coords || ft->named_instance) {
         snprintf(ft->size_error, sizeof ft->size_error, "a location for a font without axes");
         goto fail;
     }
@@ -272,7 +284,15 @@ int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *err
         ft->coords[i] = coords[i];
     ft->num_coords = n;
     ft->design = 0;
+    ft->named_instance = 0;
     return 0;
+}
+
+void ttc_ft_set_named_instance(ttc_ft *ft, uint32_t number)
+{
+    ft->num_coords = 0;
+    ft->design = 0;
+    ft->named_instance = number;
 }
 
 int ttc_ft_set_design_location(ttc_ft *ft, const int32_t *design, uint32_t n, char *errbuf,

@@ -12,7 +12,7 @@
  * One process handles one font on one core; scripts/conform runs one per
  * font in parallel.  The load decisions (does each engine open the face,
  * set each size up) are compared like outlines: a tt_load record per
- * configuration and stage; with a design location also the normalized
+ * configuration and stage; with a design location or a named instance also the normalized
  * coordinates each engine made of it (stage "location").  With --original (the sfnt a .woff/.woff2 was
  * made from; scripts/conform --web) a tt_tables record first says whether
  * fontvm decoded the face's tables to the original's (web_tables.h).
@@ -58,8 +58,8 @@ typedef struct options {
 static json_t *record_start(const char *type, const options *o, const char *size_label,
                             fv_tt_mode mode);
 
-/* A design location's normalized coordinates as fontvm made them, for the
- * "location" decision of every configuration. */
+/* A design location's or named instance's normalized coordinates as
+ * fontvm made them, for the "location" decision of every configuration. */
 typedef struct design_location {
     int on;
     uint32_t num_axes;
@@ -155,8 +155,9 @@ static int parse_glyphs(const char *s, options *o)
 
 /* --location: normalized coordinates by axis tag ("wght=0.42,wdth=-1",
  * other axes at 0; 16.16 rounded from the decimal) or a named instance
- * ("instance=N", 1-based, normalized by fontvm/var.h as
- * FT_Set_Named_Instance does), for both engines; or design coordinates
+ * ("instance=N", 1-based: fontvm's fv_font_var_from_instance, FreeType's
+ * FT_Set_Named_Instance, dl receiving fontvm's coordinates; mixed with
+ * axis values, fontvm's coordinates for both engines); or design coordinates
  * ("design:wght=432.5,wdth=87", other axes at their default, any value:
  * out-of-range ones are clamped), which each engine normalizes itself:
  * FreeType through FT_Set_Var_Design_Coordinates, fontvm through
@@ -232,6 +233,18 @@ static int set_location(const options *o, ttc_ft *ft, ttc_fv *fv, design_locatio
             coords[i] = fixed;
     }
     char errbuf[160] = "";
+    /* "instance=N" alone: FreeType takes its own named-instance path, and
+     * the normalized coordinates are compared like a design location's. */
+    uint32_t number = 0;
+    int instance_alone = !design && sscanf(o->location, "instance=%u", &number) == 1 &&
+                         strchr(o->location, ',') == NULL;
+    if (instance_alone) {
+        dl->on = 1;
+        dl->num_axes = na;
+        memcpy(dl->fontvm, coords, na * sizeof coords[0]);
+        ttc_ft_set_named_instance(ft, number);
+        return ttc_fv_set_location(fv, coords, na) != 0 ? -1 : 0;
+    }
     if (design) {
         if (fv_font_var_from_design(font, design_coords, na, coords, &err) != FV_OK) {
             fv_error_format(&err, errbuf, sizeof errbuf);

@@ -93,6 +93,9 @@ int ttc_ft_set_location(ttc_ft *ft, const int32_t *coords, uint32_t n, char *err
  * them through avar itself. */
 int ttc_ft_set_design_location(ttc_ft *ft, const int32_t *design, uint32_t n, char *errbuf,
                                size_t errsize);
+/* Named instance `number` (1-based) for the following ttc_ft_set_size
+ * calls, set with FT_Set_Named_Instance. */
+void ttc_ft_set_named_instance(ttc_ft *ft, uint32_t number);
 /* The normalized coordinates FreeType holds after the last successful
  * ttc_ft_set_size (FT_Get_Var_Blend_Coordinates), n of them.  Returns 0,
  * or -1 when there is no size or FreeType has no variation state. */

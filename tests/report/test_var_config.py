@@ -261,6 +261,18 @@ class DesignLocations(unittest.TestCase):
         j = [j for j in jobs if j.set_name == "karla"][0]
         self.assertEqual(j.command("TT", "GR")[-2:], ["--location", "design:wght=400.0"])
 
+    def test_run_py_options(self):
+        # scripts/conform --random-locations N --seed S on a font given by
+        # path: the job list names the same seeded locations.
+        r = subprocess.run([sys.executable, os.path.join(SRC, "conformance", "report", "run.py"), "--list",
+                            "--engines", "tt", "--modes", "v40", "--random-locations", "6", "--seed", "9",
+                            KARLA], capture_output=True, text=True, cwd=SRC)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        names = [line.split("\t")[0] for line in r.stdout.splitlines()]
+        want = [config.Job("tt", KARLA, "", 0, mode="v40", location=loc).ident
+                for loc in self.karla(6, 9)[0]]
+        self.assertEqual(names, want)
+
 
 def fake_package(path, files):
     with tarfile.open(path, "w:gz") as tar:
