@@ -12,6 +12,30 @@
 #define RD(expr, off, msg) \
     do { if ((expr) != FV_OK) SILF_FAIL((off), (msg)); } while (0)
 
+/* n big-endian 16-bit values from off in s into out, the range checked
+ * once: a loop without exits, which the compiler vectorises (a check per
+ * value was most of loading a pass's state machine). */
+FV_NOINLINE static fv_status read_u16s(fv_span s, uint64_t off, uint16_t *restrict out, size_t n)
+{
+    if (n > (uint64_t)s.len / 2 || !fv_span_has(s, off, 2 * (uint64_t)n))
+        return FV_E_TRUNCATED;
+    const uint8_t *restrict p = s.data + off;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint16_t)((unsigned)p[2 * i] << 8 | p[2 * i + 1]);
+    return FV_OK;
+}
+
+/* Whether any of the n values is at least limit: a loop without exits,
+ * which the compiler vectorises (a pass's state machine has thousands of
+ * transitions, each checked). */
+FV_NOINLINE static int any_at_least(const uint16_t *v, size_t n, uint16_t limit)
+{
+    unsigned out = 0;
+    for (size_t i = 0; i < n; i++)
+        out |= v[i] >= limit;
+    return out != 0;
+}
+
 /* graphite2's load-time analysis of action code, which decides where it
  * inserts temporary copies (its TEMP_COPY): walking every opcode (dead code
  * after a return included), `slotref` counts Next/CopyNext (Insert takes one
@@ -346,14 +370,17 @@ static fv_status load_pass(fv_gr_face *face, grv_silf *s, uint32_t pi, uint64_t 
     size_t ntrans = (size_t)p->num_transitional * p->num_columns;
     if (c.pos >= sub.len || 2u * (uint64_t)ntrans >= sub.len - c.pos)
         SILF_FAIL(start + c.pos, "state transitions run off the pass");
-    p->trans = fv_mem_array(mem, ntrans ? ntrans : 1, sizeof(uint16_t));
+    /* every entry is written below: not cleared first */
+    p->trans = fv_mem_alloc(mem, (ntrans ? ntrans : 1) * sizeof(uint16_t));
     if (!p->trans)
         SILF_FAIL(start, "out of memory");
-    for (size_t i = 0; i < ntrans; i++) {
-        (void)fv_cur_u16(&c, &p->trans[i]);
-        if (num_rules && p->trans[i] >= p->num_rows)
-            SILF_FAIL(start + c.pos - 2, "transition to a state beyond the FSM");
+    RD(read_u16s(c.s, c.pos, p->trans, ntrans), start + c.pos, "state transitions");
+    if (num_rules && any_at_least(p->trans, ntrans, p->num_rows)) {
+        for (size_t i = 0; i < ntrans; i++)
+            if (p->trans[i] >= p->num_rows)
+                SILF_FAIL(start + c.pos + 2 * (uint64_t)i, "transition to a state beyond the FSM");
     }
+    c.pos += 2 * (uint64_t)ntrans;
     RD(fv_cur_u8(&c, &b), start + c.pos, "reserved byte");
     /* Code blocks: pcCode/rcCode/aCode (from the subtable start) must sit
      * exactly where the tables end, one after the other. */
