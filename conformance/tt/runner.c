@@ -280,9 +280,12 @@ static void coords_text(const int32_t *c, uint32_t n, char *buf, size_t size)
 
 /* The "location" decision of a design location in one configuration: the
  * normalized coordinates FreeType holds after setting the size against
- * fontvm's.  Identical, or "different" with both vectors as the errors. */
+ * fontvm's.  Identical, or "different" with both vectors as the errors;
+ * where a size was refused (an avar mapping outside -1..1: both engines
+ * refuse it), the decision is that refusal, as the size decision's. */
 static void emit_location_decision(const options *o, const char *size_label, fv_tt_mode mode,
-                                   const design_location *dl, const ttc_ft *ft, int ft_size_failed)
+                                   const design_location *dl, const ttc_ft *ft, int ft_size_failed,
+                                   int fv_size_failed)
 {
     int32_t ref[TTC_MAX_AXES];
     char ref_text[1024], fv_text[1024];
@@ -292,10 +295,18 @@ static void emit_location_decision(const options *o, const char *size_label, fv_
         coords_text(ref, dl->num_axes, ref_text, sizeof ref_text);
     else
         snprintf(ref_text, sizeof ref_text, "no normalized coordinates (size not set)");
-    int same = have_ref && memcmp(ref, dl->fontvm, dl->num_axes * sizeof ref[0]) == 0;
+    const char *status;
+    if (ft_size_failed || fv_size_failed)
+        status = ft_size_failed && fv_size_failed ? "error_both"
+                 : ft_size_failed                 ? "error_ref_only"
+                                                  : "error_fontvm_only";
+    else
+        status = have_ref && memcmp(ref, dl->fontvm, dl->num_axes * sizeof ref[0]) == 0 ? "identical"
+                                                                                      : "different";
+    int same = strcmp(status, "identical") == 0;
     json_t *r = record_start("tt_load", o, size_label, mode);
     json_object_set_new(r, "stage", json_string("location"));
-    json_object_set_new(r, "status", json_string(same ? "identical" : "different"));
+    json_object_set_new(r, "status", json_string(status));
     json_object_set_new(r, "ref_error", same ? json_null() : json_string(ref_text));
     json_object_set_new(r, "fontvm_error", same ? json_null() : json_string(fv_text));
     emit(r);
@@ -591,7 +602,7 @@ int main(int argc, char **argv)
                 emit_decision(&o, sz->label, mode, "size", ft_size_failed ? errbuf : NULL,
                               fv_size_failed ? ttc_fv_size_error(fv) : NULL);
             if (dl.on)
-                emit_location_decision(&o, sz->label, mode, &dl, ft, ft_size_failed);
+                emit_location_decision(&o, sz->label, mode, &dl, ft, ft_size_failed, fv_size_failed);
             for (uint64_t k = 0; k < per_config; k++) {
                 uint32_t gid = first + (uint32_t)k;
                 ta = now_s();

@@ -36,6 +36,14 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  gives them their deltas: the advance without HVAR, the
                  origin with it).  The second font adds HVAR with advance
                  and lsb mappings.
+  var_axes_*.ttf  var_gvar.ttf with its avar or fvar damaged one way each
+                 (DAMAGED_AXES: maps without the 0 or -1/+1 points, going
+                 back, repeating a point, leaving -1..1, empty, for both
+                 axes in one map or three; axes whose minimum passes the
+                 default, whose default passes the maximum, all equal, at
+                 fractional and extreme values), for design_locations.py:
+                 FreeType and fontvm must normalize design coordinates alike
+                 or both refuse them.
   var_gvar_bomb.ttf  a glyph whose deltas at wght=1 cost twice the gvar
                  work budget (FV_BUDGET_GVAR_GLYPH_STEPS): 4,095 tuples over
                  1,000 points, for the gvar_budget test (a hardening limit
@@ -443,6 +451,51 @@ def build_gvar_bomb(path):
     fb.save(path)
 
 
+def raw_avar(maps):
+    """An avar table of these segment maps (lists of (from, to) pairs), as
+    bytes: fontTools would refuse to write the damaged ones."""
+    out = struct.pack(">HHHH", 1, 0, 0, len(maps))
+    for m in maps:
+        out += struct.pack(">H", len(m))
+        for a, b in m:
+            out += f2dot14(a) + f2dot14(b)
+    return out
+
+
+STD_MAP = [(-1, -1), (0, 0), (1, 1)]
+# name: (avar maps or None to keep var_gvar's, (wght min, default, max) or None)
+DAMAGED_AXES = {
+    "no_zero": ([[(-1, -1), (0.5, 0.2), (1, 1)], STD_MAP], None),
+    "no_ends": ([[(-0.5, -0.7), (0, 0), (0.5, 0.3)], STD_MAP], None),
+    "backwards": ([[(-1, -1), (0, 0), (0.6, 0.5), (0.4, 0.7), (1, 1)], STD_MAP], None),
+    "repeated": ([[(-1, -1), (0, 0), (0.5, 0.2), (0.5, 0.8), (1, 1)], STD_MAP], None),
+    "beyond": ([[(-1, -1), (0, 0), (0.5, 1.5), (1, 1)], STD_MAP], None),
+    "empty": ([[], []], None),
+    "one_map": ([STD_MAP], None),
+    "three_maps": ([STD_MAP, STD_MAP, STD_MAP], None),
+    "steep": ([[(-1, -1), (0, 0), (0.0001, 0.9), (1, 1)], STD_MAP], None),
+    "min_past_default": (None, (500, 400, 900)),
+    "default_past_max": (None, (100, 950, 900)),
+    "all_equal": (None, (400, 400, 400)),
+    "fractional": (None, (100.5, 400.25, 899.75)),
+    "extreme": (None, (-32768, -1, 32767)),
+}
+
+
+def build_damaged_axes(out, base):
+    from fontTools.ttLib import TTFont
+    for name, (maps, wght) in DAMAGED_AXES.items():
+        f = TTFont(base)
+        if maps is not None:
+            t = DefaultTable("avar")
+            t.data = raw_avar(maps)
+            f["avar"] = t
+        if wght is not None:
+            a = f["fvar"].axes[0]
+            a.minValue, a.defaultValue, a.maxValue = wght
+        f.save(os.path.join(out, f"var_axes_{name}.ttf"))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -452,6 +505,7 @@ def main():
     build_phantoms(os.path.join(out, "var_phantoms.ttf"), False)
     build_phantoms(os.path.join(out, "var_phantoms_hvar.ttf"), True)
     build_gvar_bomb(os.path.join(out, "var_gvar_bomb.ttf"))
+    build_damaged_axes(out, os.path.join(out, "var_gvar.ttf"))
 
 
 if __name__ == "__main__":
