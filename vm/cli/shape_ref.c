@@ -96,37 +96,37 @@ static double bench_graphite2(gr_face *face, const gr_feature_val *fv, int rtl,
  * Batches of `per` opens alternate engine by engine; the best batch of
  * each is kept, as for shaping.  Returns 0 when either engine cannot open
  * the face (the bench has already shaped with both, so it does not). */
+/* One face opened and closed by fontvm: 1, or 0 when it cannot open it. */
+static int open_fontvm_once(const uint8_t *data, size_t size)
+{
+    fv_font *f = NULL;
+    fv_gr_face *face = NULL;
+    fv_error err;
+    int ok = fv_font_open_memory(data, size, 0, NULL, &f, &err) == FV_OK &&
+             fv_gr_face_new(f, &face, &err) == FV_OK;
+    if (face)
+        fv_gr_face_free(face);
+    fv_font_close(f);
+    return ok;
+}
+
 static int bench_open(const uint8_t *data, size_t size, uint32_t repeat, double *fv_us,
                       double *gr_us)
 {
     char why[200];
     /* enough opens per batch for a few milliseconds: one Awami face is ~2 ms */
     double t0 = cli_tt_now();
-    fv_font *f = NULL;
-    fv_gr_face *face = NULL;
-    fv_error err;
-    if (fv_font_open_memory(data, size, 0, NULL, &f, &err) != FV_OK ||
-        fv_gr_face_new(f, &face, &err) != FV_OK) {
-        fv_font_close(f);
+    if (!open_fontvm_once(data, size))
         return 0;
-    }
-    fv_gr_face_free(face);
-    fv_font_close(f);
     double once = cli_tt_now() - t0;
     uint32_t per = once > 0 ? (uint32_t)(0.004 / once) : 1000;
     per = per < 1 ? 1 : per > 1000 ? 1000 : per;
     double best_fv = 0, best_gr = 0;
     for (uint32_t k = 0; k < repeat; k++) {
         t0 = cli_tt_now();
-        for (uint32_t i = 0; i < per; i++) {
-            if (fv_font_open_memory(data, size, 0, NULL, &f, &err) != FV_OK ||
-                fv_gr_face_new(f, &face, &err) != FV_OK) {
-                fv_font_close(f);
+        for (uint32_t i = 0; i < per; i++)
+            if (!open_fontvm_once(data, size))
                 return 0;
-            }
-            fv_gr_face_free(face);
-            fv_font_close(f);
-        }
         double a = cli_tt_now() - t0;
         t0 = cli_tt_now();
         for (uint32_t i = 0; i < per; i++) {

@@ -124,6 +124,17 @@ static size_t code_bound(const grv_code *c, uint32_t ncopies)
     return c->code.len + ncopies + 2;
 }
 
+/* The first `used` decoded instructions of buf moved to a block of `cap`
+ * (buf freed either way); NULL when out of memory. */
+static grv_insn *move_insns(fv_mem *mem, grv_insn *buf, size_t used, size_t cap)
+{
+    grv_insn *nb = fv_mem_alloc(mem, cap * sizeof(grv_insn));
+    if (nb)
+        memcpy(nb, buf, used * sizeof(grv_insn));
+    fv_mem_free(mem, buf);
+    return nb;
+}
+
 /* Decodes every code of pass p (each rule's constraint and action, then
  * the pass constraint) into one block, grv_pass.insns: one block per code
  * cost a header and malloc's rounding each (Annapurnarc2: 1,122 blocks,
@@ -156,31 +167,16 @@ static fv_status compile_pass(fv_mem *mem, grv_pass *p)
             uint32_t kc = k == 1 ? ncopies : 0; /* the action's */
             size_t need = code_bound(codes[k], kc);
             if (need > cap - used) {
-                size_t ncap = cap * 2 > used + need ? cap * 2 : used + need;
-                grv_insn *nb = fv_mem_alloc(mem, ncap * sizeof(grv_insn));
-                if (!nb) {
-                    fv_mem_free(mem, buf);
+                cap = cap * 2 > used + need ? cap * 2 : used + need;
+                if (!(buf = move_insns(mem, buf, used, cap)))
                     return FV_E_NOMEM;
-                }
-                memcpy(nb, buf, used * sizeof(grv_insn));
-                fv_mem_free(mem, buf);
-                buf = nb;
-                cap = ncap;
             }
             grv_compile_into(codes[k], k == 1 ? plan : NULL, kc, buf + used);
             used += codes[k]->num_insns;
         }
     }
-    if (used < cap) {
-        grv_insn *fit = fv_mem_alloc(mem, (used ? used : 1) * sizeof(grv_insn));
-        if (!fit) {
-            fv_mem_free(mem, buf);
-            return FV_E_NOMEM;
-        }
-        memcpy(fit, buf, used * sizeof(grv_insn));
-        fv_mem_free(mem, buf);
-        buf = fit;
-    }
+    if (used < cap && !(buf = move_insns(mem, buf, used, used ? used : 1)))
+        return FV_E_NOMEM;
     p->insns = buf;
     grv_insn *at = buf;
     for (uint32_t i = 0; i <= p->num_rules; i++) {
