@@ -33,18 +33,19 @@ typedef struct fvsynth_gr {
     fv_mem mem;
     fv_gr_face face;
     grv_pass pass;
-    uint32_t class_off[FVSYNTH_GR_CLASSES + 1];
-    uint16_t class_data[FVSYNTH_GR_LINEAR * 2 + (FVSYNTH_GR_CLASSES - FVSYNTH_GR_LINEAR) * 8];
-    grv_glyph glyphs[FVSYNTH_GR_GLYPHS];
-    int16_t attrs[FVSYNTH_GR_GLYPHS * FVSYNTH_GR_ATTRS]; /* by attribute, as fv_gr_face holds them */
-    grv_attr_col attr_col[FVSYNTH_GR_ATTRS];
     grv_feature feats[FVSYNTH_GR_FEATURES];
     int16_t fvals[2];
     uint16_t flabels[2];
     grv_seg seg;
     int32_t feat_vals[FVSYNTH_GR_FEATURES];
     grv_char chars[FVSYNTH_GR_MAX_SLOTS];
-    /* Not cleared by fvsynth_gr_face (see there): keep these last. */
+    /* Not cleared by fvsynth_gr_face (see there): from here on, tables it
+     * writes whole, then what fvsynth_gr_segment sets. */
+    uint32_t class_off[FVSYNTH_GR_CLASSES + 1];
+    uint16_t class_data[FVSYNTH_GR_LINEAR * 2 + (FVSYNTH_GR_CLASSES - FVSYNTH_GR_LINEAR) * 8];
+    grv_glyph glyphs[FVSYNTH_GR_GLYPHS];
+    int16_t attrs[FVSYNTH_GR_GLYPHS * FVSYNTH_GR_ATTRS]; /* by attribute, as fv_gr_face holds them */
+    grv_attr_col attr_col[FVSYNTH_GR_ATTRS];
     grv_slotmap map;
     grv_machine m;
 } fvsynth_gr;
