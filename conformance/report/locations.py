@@ -184,6 +184,20 @@ def _parse_literal(item, tags, instances):
     return tuple(coords)
 
 
+def _count_and_seed(item, kind):
+    """(N, SEED) of a location item spelled KIND:N or KIND:N:SEED (seed 1
+    when left out)."""
+    parts = item.split(":")
+    try:
+        n = int(parts[1])
+        seed = int(parts[2]) if len(parts) > 2 else 1
+        if n < 0 or len(parts) > 3:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise LocationError(f"location {item!r}: expected {kind}:N or {kind}:N:SEED")
+    return n, seed
+
+
 def expand(items, tags, instances, font_name, ranges=None, points=None):
     """The location spellings of a font set's list for one font ("" is the
     font as opened).  `ranges` (fvar_ranges) and `points` (avar_points) are
@@ -217,27 +231,13 @@ def expand(items, tags, instances, font_name, ranges=None, points=None):
             for signs in itertools.product((-1, 1), repeat=k):
                 add(_spell(zip(tags, signs)), tuple(_fixed(s) for s in signs) + (0,) * (len(tags) - k))
         elif item.startswith("random:"):
-            parts = item.split(":")
-            try:
-                n = int(parts[1])
-                seed = int(parts[2]) if len(parts) > 2 else 1
-                if n < 0 or len(parts) > 3:
-                    raise ValueError
-            except (ValueError, IndexError):
-                raise LocationError(f"location {item!r}: expected random:N or random:N:SEED")
+            n, seed = _count_and_seed(item, "random")
             rng = random.Random(f"{seed}:{font_name}")
             for _ in range(n):
                 values = [round(rng.uniform(-1, 1), 4) for _ in tags]
                 add(_spell(zip(tags, values)), tuple(_fixed(v) for v in values))
         elif item.startswith("design-random:"):
-            parts = item.split(":")
-            try:
-                n = int(parts[1])
-                seed = int(parts[2]) if len(parts) > 2 else 1
-                if n < 0 or len(parts) > 3:
-                    raise ValueError
-            except (ValueError, IndexError):
-                raise LocationError(f"location {item!r}: expected design-random:N or design-random:N:SEED")
+            n, seed = _count_and_seed(item, "design-random")
             if not ranges or len(ranges) != len(tags):
                 raise LocationError(f"{font_name}: design-random needs fvar's axis ranges")
             pts = points or [[] for _ in tags]
