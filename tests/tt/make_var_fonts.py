@@ -36,6 +36,15 @@ python3-fonttools; writes the fonts into the directory given as argument.
                  gives them their deltas: the advance without HVAR, the
                  origin with it).  The second font adds HVAR with advance
                  and lsb mappings.
+  var_phantoms_vvar.ttf  the same with HVAR, vhea, vmtx and VVAR (advance
+                 and tsb mappings): FreeType 2.12.1 varies the vertical
+                 advance by VVAR and drops pp4's gvar y delta (pp3 keeps
+                 its own; the tsb mapping moves nothing).
+  var_phantoms_{vvar,hvar}_cut_*.ttf, var_phantoms_vvar_no_vmtx.ttf  those
+                 with VVAR or HVAR cut short inside the store (ignored),
+                 before the advance mapping's count or inside its entries
+                 (read past the table from the padding that follows), and
+                 without vmtx (VVAR ignored): fuzz/FINDINGS.md F-49.
   var_axes_*.ttf  var_gvar.ttf with its avar or fvar damaged one way each
                  (DAMAGED_AXES: maps without the 0 or -1/+1 points, going
                  back, repeating a point, leaving -1..1, empty, for both
@@ -381,7 +390,7 @@ def phantom_program(n_points):
     return p
 
 
-def build_phantoms(path, with_hvar):
+def build_phantoms(path, with_hvar, with_vvar=False):
     fb, order = base_font(None, ["a", "b", "comp", "space"])
     glyphs = {".notdef": simple_glyphs()[".notdef"], "space": TTGlyphPen(None).glyph()}
     for name in ("a", "b"):
@@ -424,7 +433,66 @@ def build_phantoms(path, with_hvar):
             setattr(hvar.table, field, m)
         hvar.table.RsbMap = None
         fb.font["HVAR"] = hvar
+    if with_vvar:
+        add_vvar(fb, order)
     fb.save(path)
+
+
+def add_vvar(fb, order):
+    """vhea, vmtx (advance heights 1000 + 10 * index, tsb 800 - yMax + index)
+    and a VVAR with advance and tsb mappings whose deltas differ from the
+    gvar deltas of pp3/pp4 and between the two maps."""
+    from fontTools.varLib import builder as vb
+    from fontTools.ttLib.tables import otTables
+    vmetrics = {}
+    for i, n in enumerate(order):
+        g = fb.font["glyf"][n]
+        vmetrics[n] = (1000 + 10 * i, 800 - getattr(g, "yMax", 0) + i)
+    fb.setupVerticalMetrics(vmetrics)
+    fb.setupVerticalHeader(ascent=500, descent=-500)
+    regions = vb.buildVarRegionList([{"wght": (0.0, 1.0, 1.0)}, {"wght": (-1.0, -1.0, 0.0)}], ["wght"])
+    store = vb.buildVarStore(regions, [vb.buildVarData([0, 1], [[0, 0], [37, -23], [-19, 45], [11, 29], [-47, -8]])])
+    vvar = newTable("VVAR")
+    vvar.table = otTables.VVAR()
+    vvar.table.Version = 0x00010000
+    vvar.table.VarStore = store
+    maps = {"AdvHeightMap": {".notdef": 0, "a": 1, "b": 2, "comp": 1, "space": 2},
+            "TsbMap": {".notdef": 0, "a": 3, "b": 4, "comp": 4, "space": 3}}
+    for field, mapping in maps.items():
+        m = otTables.VarIdxMap()
+        m.mapping = dict(mapping)
+        setattr(vvar.table, field, m)
+    vvar.table.BsbMap = None
+    vvar.table.VOrgMap = None
+    fb.font["VVAR"] = vvar
+
+
+# name: (source font, table, where the copy's table ends: an offset field
+# of its header plus a few bytes).  FreeType 2.12.1 reads HVAR/VVAR past
+# their length, so the bytes that follow decide (fuzz/FINDINGS.md F-49).
+DAMAGED_METRICS_VAR = {
+    "vvar_cut_store": ("var_phantoms_vvar.ttf", "VVAR", 4, 4),     # inside the store: ignored
+    "vvar_cut_count": ("var_phantoms_vvar.ttf", "VVAR", 8, 2),     # count from padding: 0, no map
+    "vvar_cut_entries": ("var_phantoms_vvar.ttf", "VVAR", 8, 5),   # entries from padding: 0
+    "hvar_cut_count": ("var_phantoms_hvar.ttf", "HVAR", 8, 2),
+    "hvar_cut_entries": ("var_phantoms_hvar.ttf", "HVAR", 8, 4),
+}
+
+
+def build_damaged_metrics_var(out):
+    """Copies of var_phantoms_hvar/_vvar.ttf with HVAR or VVAR cut short
+    (DAMAGED_METRICS_VAR), and one without vmtx (VVAR then ignored)."""
+    from fontTools.ttLib import TTFont
+    for name, (src, tag, field_at, extra) in DAMAGED_METRICS_VAR.items():
+        f = TTFont(os.path.join(out, src))
+        raw = f.reader[tag]
+        t = DefaultTable(tag)
+        t.data = raw[:struct.unpack(">I", raw[field_at:field_at + 4])[0] + extra]
+        f[tag] = t
+        f.save(os.path.join(out, f"var_phantoms_{name}.ttf"))
+    f = TTFont(os.path.join(out, "var_phantoms_vvar.ttf"))
+    del f["vmtx"]
+    f.save(os.path.join(out, "var_phantoms_vvar_no_vmtx.ttf"))
 
 
 def build_gvar_bomb(path):
@@ -504,6 +572,8 @@ def main():
     build_hvar(os.path.join(out, "var_hvar.ttf"))
     build_phantoms(os.path.join(out, "var_phantoms.ttf"), False)
     build_phantoms(os.path.join(out, "var_phantoms_hvar.ttf"), True)
+    build_phantoms(os.path.join(out, "var_phantoms_vvar.ttf"), True, True)
+    build_damaged_metrics_var(out)
     build_gvar_bomb(os.path.join(out, "var_gvar_bomb.ttf"))
     build_damaged_axes(out, os.path.join(out, "var_gvar.ttf"))
 

@@ -164,6 +164,12 @@ fv_status sfnt_var_open(const sfnt_font *f, fv_mem *mem, sfnt_var **out, fv_erro
         fv_error hvar_err;
         if (sfnt_hvar_open(f, v, &hvar_err) != FV_OK)
             v->has_hvar = 0;
+        /* The same for VVAR and the vertical advance.  COMPAT(freetype):
+         * a font without vertical metrics (vhea and vmtx) ignores VVAR:
+         * its phantom pp4 keeps gvar's y delta (measured on copies of
+         * var_phantoms_vvar.ttf without vhea and vmtx, and without vmtx). */
+        if (f->has_vhea && sfnt_vvar_open(f, v, &hvar_err) != FV_OK)
+            v->has_vvar = 0;
     }
     if (st != FV_OK) {
         sfnt_var_close(mem, v);

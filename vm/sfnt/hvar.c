@@ -1,12 +1,16 @@
-/* HVAR: advance-width deltas from an item variation store (OpenType
+/* HVAR and VVAR: advance deltas from an item variation store (OpenType
  * "Item Variation Store" and "DeltaSetIndexMap"), as FreeType 2.12.1
- * applies them to hmtx advances at a location. */
+ * applies them to hmtx and vmtx advances at a location.  The two tables
+ * share the header layout this reads (version, store offset, advance
+ * mapping offset); their side-bearing and origin mappings are not used
+ * (FreeType 2.12.1 does not move the phantom points by them: measured,
+ * tests/tt/make_var_fonts.py var_phantoms_hvar.ttf and _vvar.ttf). */
 #include <string.h>
 
 #include "common/fixed.h"
 #include "sfnt/var.h"
 
-#define HVAR_VERSION 0x00010000u
+#define METRICS_VAR_VERSION 0x00010000u
 #define IVS_FORMAT 1
 /* ItemVariationData.wordDeltaCount: 32-bit deltas (OpenType 1.9), which
  * FreeType 2.12.1 does not read: fontvm ignores such an HVAR as well. */
@@ -15,39 +19,48 @@
 #define MAP_INNER_BITS_MASK 0x0F
 #define MAP_ENTRY_SIZE_MASK 0x30
 
-static fv_status hvar_fail(fv_error *err, fv_status kind, uint64_t offset, const char *detail)
+static fv_status metrics_var_fail(fv_error *err, uint32_t tag, fv_status kind, uint64_t offset, const char *detail)
 {
-    return sfnt_fail(err, kind, SFNT_TAG_HVAR, offset, detail);
+    return sfnt_fail(err, kind, tag, offset, detail);
 }
 
-fv_status sfnt_hvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err)
+/* Reads table `tag` (HVAR or VVAR) into *h; *present is set once the
+ * whole table has been validated. */
+static fv_status open_metrics_var(const sfnt_font *f, const sfnt_var *v, uint32_t tag, sfnt_hvar *h,
+                                  int *present, fv_error *err)
 {
     fv_span t;
-    if (!sfnt_find_table(f, SFNT_TAG_HVAR, &t))
+    if (!sfnt_find_table(f, tag, &t))
         return FV_OK;
+    /* COMPAT(freetype): FreeType 2.12.1 reads HVAR and VVAR from the
+     * file, bounded by its end but not by the table's length: a table cut
+     * inside its advance mapping takes the mapping's count and entries
+     * from the padding and the next table (measured on copies of
+     * var_phantoms_hvar.ttf and _vvar.ttf cut there: the deltas FreeType
+     * applies are those of the bytes that follow; fuzz/FINDINGS.md F-49). */
+    (void)fv_span_tail(f->file, (uint64_t)(t.data - f->file.data), &t);
     uint32_t version, store_at, map_at;
     if (fv_rd_u32(t, 0, &version) || fv_rd_u32(t, 4, &store_at) || fv_rd_u32(t, 8, &map_at))
-        return hvar_fail(err, FV_E_TRUNCATED, t.len, "header");
-    if (version != HVAR_VERSION)
-        return hvar_fail(err, FV_E_BAD_VERSION, 0, NULL);
-    sfnt_hvar *h = &v->hvar;
+        return metrics_var_fail(err, tag, FV_E_TRUNCATED, t.len, "header");
+    if (version != METRICS_VAR_VERSION)
+        return metrics_var_fail(err, tag, FV_E_BAD_VERSION, 0, NULL);
     fv_span store;
     uint16_t format, data_count;
     uint32_t regions_at;
     if (fv_span_tail(t, store_at, &store) || fv_rd_u16(store, 0, &format) ||
         fv_rd_u32(store, 2, &regions_at) || fv_rd_u16(store, 6, &data_count))
-        return hvar_fail(err, FV_E_TRUNCATED, store_at, "item variation store");
+        return metrics_var_fail(err, tag, FV_E_TRUNCATED, store_at, "item variation store");
     if (format != IVS_FORMAT)
-        return hvar_fail(err, FV_E_BAD_VERSION, store_at, "item variation store format");
+        return metrics_var_fail(err, tag, FV_E_BAD_VERSION, store_at, "item variation store format");
     if (!fv_span_has(store, 8, 4 * (uint64_t)data_count))
-        return hvar_fail(err, FV_E_TRUNCATED, store_at + 8, "item variation data offsets");
+        return metrics_var_fail(err, tag, FV_E_TRUNCATED, store_at + 8, "item variation data offsets");
     uint16_t axis_count, region_count;
     if (fv_rd_u16(store, regions_at, &axis_count) || fv_rd_u16(store, (uint64_t)regions_at + 2, &region_count))
-        return hvar_fail(err, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "region list");
+        return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "region list");
     if (axis_count != v->num_axes)
-        return hvar_fail(err, FV_E_BAD_TABLE, (uint64_t)store_at + regions_at, "region axisCount differs from fvar");
+        return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + regions_at, "region axisCount differs from fvar");
     if (!fv_span_has(store, (uint64_t)regions_at + 4, (uint64_t)region_count * axis_count * 6))
-        return hvar_fail(err, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "regions");
+        return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "regions");
     for (uint32_t i = 0; i < data_count; i++) {
         uint32_t at;
         uint16_t items, words, nregions;
@@ -55,55 +68,67 @@ fv_status sfnt_hvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err)
         (void)fv_rd_u32(store, 8 + 4 * (uint64_t)i, &at);
         if (fv_span_tail(store, at, &d) || fv_rd_u16(d, 0, &items) || fv_rd_u16(d, 2, &words) ||
             fv_rd_u16(d, 4, &nregions))
-            return hvar_fail(err, FV_E_TRUNCATED, (uint64_t)store_at + at, "item variation data");
+            return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at, "item variation data");
         if (words & IVS_LONG_WORDS)
-            return hvar_fail(err, FV_E_UNSUPPORTED, (uint64_t)store_at + at + 2, "32-bit deltas");
+            return metrics_var_fail(err, tag, FV_E_UNSUPPORTED, (uint64_t)store_at + at + 2, "32-bit deltas");
         if ((words & IVS_WORD_COUNT_MASK) > nregions)
-            return hvar_fail(err, FV_E_BAD_TABLE, (uint64_t)store_at + at + 2, "more word deltas than regions");
+            return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + at + 2, "more word deltas than regions");
         for (uint32_t r = 0; r < nregions; r++) {
             uint16_t ri;
             if (fv_rd_u16(d, 6 + 2 * (uint64_t)r, &ri))
-                return hvar_fail(err, FV_E_TRUNCATED, (uint64_t)store_at + at + 6, "region indices");
+                return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at + 6, "region indices");
             if (ri >= region_count)
-                return hvar_fail(err, FV_E_BAD_TABLE, (uint64_t)store_at + at + 6, "region index out of range");
+                return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + at + 6, "region index out of range");
         }
         uint64_t row = (uint64_t)nregions + (words & IVS_WORD_COUNT_MASK);
         if (!fv_span_has(d, 6 + 2 * (uint64_t)nregions, row * items))
-            return hvar_fail(err, FV_E_TRUNCATED, (uint64_t)store_at + at, "delta sets");
+            return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at, "delta sets");
     }
     if (map_at) {
         uint8_t map_format, entry_format;
         uint32_t map_count = 0;
         fv_span m;
         if (fv_span_tail(t, map_at, &m) || fv_rd_u8(m, 0, &map_format) || fv_rd_u8(m, 1, &entry_format))
-            return hvar_fail(err, FV_E_TRUNCATED, map_at, "advance width mapping");
+            return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
         uint64_t entries_at = 4;
         if (map_format == 0) {
             uint16_t c16;
             if (fv_rd_u16(m, 2, &c16))
-                return hvar_fail(err, FV_E_TRUNCATED, map_at, "advance width mapping");
+                return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
             map_count = c16;
         } else if (map_format == 1) {
             if (fv_rd_u32(m, 2, &map_count))
-                return hvar_fail(err, FV_E_TRUNCATED, map_at, "advance width mapping");
+                return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
             entries_at = 6;
         } else {
-            return hvar_fail(err, FV_E_BAD_VERSION, map_at, "advance width mapping format");
+            return metrics_var_fail(err, tag, FV_E_BAD_VERSION, map_at, "advance mapping format");
         }
         uint32_t entry_size = ((entry_format & MAP_ENTRY_SIZE_MASK) >> 4) + 1u;
         if (!fv_span_has(m, entries_at, (uint64_t)map_count * entry_size))
-            return hvar_fail(err, FV_E_TRUNCATED, map_at, "advance width mapping entries");
+            return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping entries");
         fv_span_sub(m, entries_at, (uint64_t)map_count * entry_size, &h->map);
         h->map_count = map_count;
         h->map_entry_size = entry_size;
         h->map_inner_bits = (entry_format & MAP_INNER_BITS_MASK) + 1u;
-        h->has_map = 1;
+        /* COMPAT(freetype): a mapping of no entries counts as none:
+         * glyph ids index the store's first item variation data (F-49). */
+        h->has_map = map_count != 0;
     }
     h->store = store;
     h->regions_at = regions_at;
     h->data_count = data_count;
-    v->has_hvar = 1;
+    *present = 1;
     return FV_OK;
+}
+
+fv_status sfnt_hvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err)
+{
+    return open_metrics_var(f, v, SFNT_TAG_HVAR, &v->hvar, &v->has_hvar, err);
+}
+
+fv_status sfnt_vvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err)
+{
+    return open_metrics_var(f, v, SFNT_TAG_VVAR, &v->vvar, &v->has_vvar, err);
 }
 
 /* The scalar of region `r` at coords (16.16), per the OpenType rules for
@@ -135,11 +160,8 @@ static int64_t region_scalar(const sfnt_var *v, const sfnt_hvar *h, uint32_t r, 
     return scalar;
 }
 
-int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords)
+static int32_t advance_delta(const sfnt_var *v, const sfnt_hvar *h, uint32_t gid, const int32_t *coords)
 {
-    const sfnt_hvar *h = &v->hvar;
-    if (!v->has_hvar)
-        return 0;
     uint32_t outer = 0, inner = gid;
     if (h->has_map) {
         if (h->map_count == 0)
@@ -187,4 +209,14 @@ int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *
             sum += fv_mulfix(delta * 65536, scalar);
     }
     return (int32_t)((sum + 0x8000) >> 16);
+}
+
+int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords)
+{
+    return v->has_hvar ? advance_delta(v, &v->hvar, gid, coords) : 0;
+}
+
+int32_t sfnt_vvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords)
+{
+    return v->has_vvar ? advance_delta(v, &v->vvar, gid, coords) : 0;
 }

@@ -19,6 +19,7 @@
 #define SFNT_TAG_gvar FV_TAG('g', 'v', 'a', 'r')
 #define SFNT_TAG_cvar FV_TAG('c', 'v', 'a', 'r')
 #define SFNT_TAG_HVAR FV_TAG('H', 'V', 'A', 'R')
+#define SFNT_TAG_VVAR FV_TAG('V', 'V', 'A', 'R')
 
 typedef struct sfnt_axis {
     uint32_t tag;
@@ -49,7 +50,7 @@ typedef struct sfnt_gvar {
     uint64_t offsets_at;       /* where the offset array starts */
 } sfnt_gvar;
 
-/* HVAR's item variation store and advance-width mapping, validated at
+/* HVAR's (or VVAR's) item variation store and advance mapping, validated at
  * open (every delta set and mapping entry lies inside the table). */
 typedef struct sfnt_hvar {
     fv_span store, map;
@@ -68,6 +69,8 @@ typedef struct sfnt_var {
     sfnt_gvar gvar;
     int has_hvar;              /* 0 also when HVAR is malformed (ignored) */
     sfnt_hvar hvar;
+    int has_vvar;              /* 0 also when VVAR is malformed (ignored) */
+    sfnt_hvar vvar;
 } sfnt_var;
 
 /* Reads fvar and avar (and validates gvar's header) of a font that has an
@@ -100,6 +103,9 @@ fv_status sfnt_hvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err);
 /* The advance-width delta of glyph gid at coords, in whole font units as
  * FreeType 2.12.1 adds it to the hmtx advance. */
 int32_t sfnt_hvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords);
+/* The same for VVAR (v->vvar, has_vvar) and vmtx's advance heights. */
+fv_status sfnt_vvar_open(const sfnt_font *f, sfnt_var *v, fv_error *err);
+int32_t sfnt_vvar_advance_delta(const sfnt_var *v, uint32_t gid, const int32_t *coords);
 
 /* Scratch memory for sfnt_gvar_glyph_deltas, kept between calls (start
  * zeroed; sfnt_gvar_scratch_free releases it). */

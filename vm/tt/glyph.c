@@ -124,7 +124,7 @@ static fv_status set_phantoms(gl_loader *L, uint32_t gid, const sfnt_glyph *g)
         if (sfnt_vmetrics(L->sf, gid, &vadv, &tsb, &e) != FV_OK)
             return fail(L, e.kind, gid, "vmtx");
         top_bearing = tsb;
-        vadvance = vadv;
+        vadvance = L->size->varied ? tt_var_vadvance(L->size, gid, vadv) : vadv;
     } else if (L->size->face->has_os2) {
         /* COMPAT(freetype): the height is the distance between ascender
          * and descender, whichever is higher (fuzz F-41). */

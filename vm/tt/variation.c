@@ -112,12 +112,21 @@ static fv_status deltas(const fv_tt_size *size, tt_var_buf *b, fv_mem *mem, uint
      * HVAR's lsb mapping.  Measured on copies of Karla Italic at wght=300:
      * pp2's gvar deltas zeroed or made 4 times larger change nothing, pp1
      * given -43.5 units shifts quotesingle (simple) and acute (composite)
-     * by 1 px at 24.8 ppem in v35. */
+     * by 1 px at 24.8 ppem in v35.
+     * With VVAR, likewise, pp4 keeps its place on y (VVAR has varied the
+     * vertical advance: tt_var_vadvance) while pp3 takes its y delta;
+     * VVAR's top side bearing mapping moves neither.  Measured on
+     * var_phantoms_vvar.ttf at wght -1, -0.5, 0.5 and 1, with HVAR and
+     * without, with VVAR's advance mapping and without (implicit glyph
+     * ids): pp4's original y is pp3's unvaried y less vmtx's advance plus
+     * VVAR's rounded delta. */
     if (st == FV_OK && n >= 4) {
         b->dy[n - 4] = b->dy[n - 3] = 0;
         b->dx[n - 2] = b->dx[n - 1] = 0;
         if (v->has_hvar)
             b->dx[n - 3] = 0;
+        if (v->has_vvar)
+            b->dy[n - 1] = 0;
     }
     return st;
 }
@@ -185,6 +194,11 @@ int64_t tt_var_advance(const fv_tt_size *size, uint32_t gid, int64_t adv)
      * units, HVAR -2,002) is 65,382 units wide in FreeType 2.12.1 (351 px
      * at 11 ppem, 63,850 px at 2,000: measured), fuzz/FINDINGS.md F-48. */
     return (uint16_t)(adv + sfnt_hvar_advance_delta(size->face->var, gid, size->coords));
+}
+
+int64_t tt_var_vadvance(const fv_tt_size *size, uint32_t gid, int64_t adv)
+{
+    return (uint16_t)(adv + sfnt_vvar_advance_delta(size->face->var, gid, size->coords));
 }
 
 int64_t tt_var_scaled(int64_t units, int32_t delta, int64_t scale)

@@ -46,6 +46,9 @@ fv_status tt_var_composite_apply(const fv_tt_size *size, tt_var_buf *b, fv_mem *
  * the advances of its empty glyphs move with them).  Without HVAR, hmtx's:
  * the phantom points' gvar deltas vary it. */
 int64_t tt_var_advance(const fv_tt_size *size, uint32_t gid, int64_t adv);
+/* The same for vmtx's advance height `adv` and VVAR, which FreeType
+ * 2.12.1 adds in place of pp4's gvar y delta (tt_var_simple). */
+int64_t tt_var_vadvance(const fv_tt_size *size, uint32_t gid, int64_t adv);
 
 /* A point moved by a 16.16 delta: in whole font units as FreeType rounds
  * the outline it hands the hinter (zone orus), and scaled to 26.6 from the
