@@ -72,6 +72,7 @@ static void touch_glyph_variations(var_probe *vp, fv_mem *mem, const sfnt_glyph 
         (void)sum;
     }
     (void)sfnt_hvar_advance_delta(vp->var, g->gid, vp->coords);
+    (void)sfnt_vvar_advance_delta(vp->var, g->gid, vp->coords);
 }
 
 /* The location from the trailer (each axis somewhere in its design
