@@ -89,13 +89,6 @@ static double bench_graphite2(gr_face *face, const gr_feature_val *fv, int rtl,
     return cli_tt_now() - t0;
 }
 
-/* Opening the face, timed on its own: what a caller pays once per font and
- * a whole-font fuzz target once per input.  fontvm: the font on the bytes
- * and its Graphite face; graphite2: gr_make_face_with_ops on the same bytes
- * with gr_face_preloadAll (grc_gr2_open), as HarfBuzz makes its faces.
- * Batches of `per` opens alternate engine by engine; the best batch of
- * each is kept, as for shaping.  Returns 0 when either engine cannot open
- * the face (the bench has already shaped with both, so it does not). */
 /* One face opened and closed by fontvm: 1, or 0 when it cannot open it. */
 static int open_fontvm_once(const uint8_t *data, size_t size)
 {
@@ -110,6 +103,13 @@ static int open_fontvm_once(const uint8_t *data, size_t size)
     return ok;
 }
 
+/* Opening the face, timed on its own: what a caller pays once per font and
+ * a whole-font fuzz target once per input.  fontvm: the font on the bytes
+ * and its Graphite face; graphite2: gr_make_face_with_ops on the same bytes
+ * with gr_face_preloadAll (grc_gr2_open), as HarfBuzz makes its faces.
+ * Batches of `per` opens alternate engine by engine; the best batch of
+ * each is kept, as for shaping.  Returns 0 when either engine cannot open
+ * the face (the bench has already shaped with both, so it does not). */
 static int bench_open(const uint8_t *data, size_t size, uint32_t repeat, double *fv_us,
                       double *gr_us)
 {

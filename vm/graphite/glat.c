@@ -366,8 +366,6 @@ done:
  * attributes all the time. */
 #define GRV_DENSE_ATTR_BYTES (256u * 1024u)
 
-/* The sparse form of the glyph-major table the loader filled, nz of its
- * values not zero. */
 /* Whether the 16 values at v are all 0. */
 static inline int group_is_zero(const int16_t *v)
 {
@@ -376,6 +374,8 @@ static inline int group_is_zero(const int16_t *v)
     return (w[0] | w[1] | w[2] | w[3]) == 0;
 }
 
+/* The sparse form of the glyph-major table the loader filled, nz of its
+ * values not zero. */
 static fv_status make_sparse(fv_gr_face *face, size_t nz, fv_error *err)
 {
     const uint32_t na = face->num_attrs, ng = (na + 15) / 16;
@@ -438,7 +438,8 @@ static fv_status make_sparse(fv_gr_face *face, size_t nz, fv_error *err)
 static fv_status make_columns(fv_gr_face *face, grv_attr_col *col, size_t cells, fv_error *err)
 {
     const uint32_t na = face->num_attrs;
-    int16_t *cols = fv_mem_array(face->mem, cells ? cells : 1, sizeof(int16_t));
+    /* not cleared: the windows cover every cell once */
+    int16_t *cols = fv_mem_alloc(face->mem, (cells ? cells : 1) * sizeof(int16_t));
     if (!cols) {
         fv_mem_free(face->mem, col);
         return sfnt_fail(err, FV_E_NOMEM, SFNT_TAG_Glat, 0, "attributes");

@@ -7,6 +7,7 @@
  * tests/tt/make_var_fonts.py var_phantoms_hvar.ttf and _vvar.ttf). */
 #include <string.h>
 
+#include "common/check.h"
 #include "common/fixed.h"
 #include "sfnt/var.h"
 
@@ -18,11 +19,6 @@
 #define IVS_WORD_COUNT_MASK 0x7FFF
 #define MAP_INNER_BITS_MASK 0x0F
 #define MAP_ENTRY_SIZE_MASK 0x30
-
-static fv_status metrics_var_fail(fv_error *err, uint32_t tag, fv_status kind, uint64_t offset, const char *detail)
-{
-    return sfnt_fail(err, kind, tag, offset, detail);
-}
 
 /* Reads table `tag` (HVAR or VVAR) into *h; *present is set once the
  * whole table has been validated. */
@@ -41,26 +37,26 @@ static fv_status open_metrics_var(const sfnt_font *f, const sfnt_var *v, uint32_
     (void)fv_span_tail(f->file, (uint64_t)(t.data - f->file.data), &t);
     uint32_t version, store_at, map_at;
     if (fv_rd_u32(t, 0, &version) || fv_rd_u32(t, 4, &store_at) || fv_rd_u32(t, 8, &map_at))
-        return metrics_var_fail(err, tag, FV_E_TRUNCATED, t.len, "header");
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, t.len, "header");
     if (version != METRICS_VAR_VERSION)
-        return metrics_var_fail(err, tag, FV_E_BAD_VERSION, 0, NULL);
+        return sfnt_fail(err, FV_E_BAD_VERSION, tag, 0, NULL);
     fv_span store;
     uint16_t format, data_count;
     uint32_t regions_at;
     if (fv_span_tail(t, store_at, &store) || fv_rd_u16(store, 0, &format) ||
         fv_rd_u32(store, 2, &regions_at) || fv_rd_u16(store, 6, &data_count))
-        return metrics_var_fail(err, tag, FV_E_TRUNCATED, store_at, "item variation store");
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, store_at, "item variation store");
     if (format != IVS_FORMAT)
-        return metrics_var_fail(err, tag, FV_E_BAD_VERSION, store_at, "item variation store format");
+        return sfnt_fail(err, FV_E_BAD_VERSION, tag, store_at, "item variation store format");
     if (!fv_span_has(store, 8, 4 * (uint64_t)data_count))
-        return metrics_var_fail(err, tag, FV_E_TRUNCATED, store_at + 8, "item variation data offsets");
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, store_at + 8, "item variation data offsets");
     uint16_t axis_count, region_count;
     if (fv_rd_u16(store, regions_at, &axis_count) || fv_rd_u16(store, (uint64_t)regions_at + 2, &region_count))
-        return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "region list");
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, (uint64_t)store_at + regions_at, "region list");
     if (axis_count != v->num_axes)
-        return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + regions_at, "region axisCount differs from fvar");
+        return sfnt_fail(err, FV_E_BAD_TABLE, tag, (uint64_t)store_at + regions_at, "region axisCount differs from fvar");
     if (!fv_span_has(store, (uint64_t)regions_at + 4, (uint64_t)region_count * axis_count * 6))
-        return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + regions_at, "regions");
+        return sfnt_fail(err, FV_E_TRUNCATED, tag, (uint64_t)store_at + regions_at, "regions");
     for (uint32_t i = 0; i < data_count; i++) {
         uint32_t at;
         uint16_t items, words, nregions;
@@ -68,44 +64,44 @@ static fv_status open_metrics_var(const sfnt_font *f, const sfnt_var *v, uint32_
         (void)fv_rd_u32(store, 8 + 4 * (uint64_t)i, &at);
         if (fv_span_tail(store, at, &d) || fv_rd_u16(d, 0, &items) || fv_rd_u16(d, 2, &words) ||
             fv_rd_u16(d, 4, &nregions))
-            return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at, "item variation data");
+            return sfnt_fail(err, FV_E_TRUNCATED, tag, (uint64_t)store_at + at, "item variation data");
         if (words & IVS_LONG_WORDS)
-            return metrics_var_fail(err, tag, FV_E_UNSUPPORTED, (uint64_t)store_at + at + 2, "32-bit deltas");
+            return sfnt_fail(err, FV_E_UNSUPPORTED, tag, (uint64_t)store_at + at + 2, "32-bit deltas");
         if ((words & IVS_WORD_COUNT_MASK) > nregions)
-            return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + at + 2, "more word deltas than regions");
+            return sfnt_fail(err, FV_E_BAD_TABLE, tag, (uint64_t)store_at + at + 2, "more word deltas than regions");
         for (uint32_t r = 0; r < nregions; r++) {
             uint16_t ri;
             if (fv_rd_u16(d, 6 + 2 * (uint64_t)r, &ri))
-                return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at + 6, "region indices");
+                return sfnt_fail(err, FV_E_TRUNCATED, tag, (uint64_t)store_at + at + 6, "region indices");
             if (ri >= region_count)
-                return metrics_var_fail(err, tag, FV_E_BAD_TABLE, (uint64_t)store_at + at + 6, "region index out of range");
+                return sfnt_fail(err, FV_E_BAD_TABLE, tag, (uint64_t)store_at + at + 6, "region index out of range");
         }
         uint64_t row = (uint64_t)nregions + (words & IVS_WORD_COUNT_MASK);
         if (!fv_span_has(d, 6 + 2 * (uint64_t)nregions, row * items))
-            return metrics_var_fail(err, tag, FV_E_TRUNCATED, (uint64_t)store_at + at, "delta sets");
+            return sfnt_fail(err, FV_E_TRUNCATED, tag, (uint64_t)store_at + at, "delta sets");
     }
     if (map_at) {
         uint8_t map_format, entry_format;
         uint32_t map_count = 0;
         fv_span m;
         if (fv_span_tail(t, map_at, &m) || fv_rd_u8(m, 0, &map_format) || fv_rd_u8(m, 1, &entry_format))
-            return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
+            return sfnt_fail(err, FV_E_TRUNCATED, tag, map_at, "advance mapping");
         uint64_t entries_at = 4;
         if (map_format == 0) {
             uint16_t c16;
             if (fv_rd_u16(m, 2, &c16))
-                return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
+                return sfnt_fail(err, FV_E_TRUNCATED, tag, map_at, "advance mapping");
             map_count = c16;
         } else if (map_format == 1) {
             if (fv_rd_u32(m, 2, &map_count))
-                return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping");
+                return sfnt_fail(err, FV_E_TRUNCATED, tag, map_at, "advance mapping");
             entries_at = 6;
         } else {
-            return metrics_var_fail(err, tag, FV_E_BAD_VERSION, map_at, "advance mapping format");
+            return sfnt_fail(err, FV_E_BAD_VERSION, tag, map_at, "advance mapping format");
         }
         uint32_t entry_size = ((entry_format & MAP_ENTRY_SIZE_MASK) >> 4) + 1u;
         if (!fv_span_has(m, entries_at, (uint64_t)map_count * entry_size))
-            return metrics_var_fail(err, tag, FV_E_TRUNCATED, map_at, "advance mapping entries");
+            return sfnt_fail(err, FV_E_TRUNCATED, tag, map_at, "advance mapping entries");
         fv_span_sub(m, entries_at, (uint64_t)map_count * entry_size, &h->map);
         h->map_count = map_count;
         h->map_entry_size = entry_size;
@@ -164,7 +160,7 @@ static int32_t advance_delta(const sfnt_var *v, const sfnt_hvar *h, uint32_t gid
 {
     uint32_t outer = 0, inner = gid;
     if (h->has_map) {
-        if (h->map_count == 0)
+        if (FV_NEVER(h->map_count == 0)) /* has_map says there are entries */
             return 0;
         uint32_t i = gid < h->map_count ? gid : h->map_count - 1;
         uint32_t entry = 0;
